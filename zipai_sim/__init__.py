@@ -1,0 +1,37 @@
+"""zipai-sim: a Monte Carlo toolkit for 字牌 (zipai), the 80-card Chinese paper-card family.
+
+Cards are count vectors ``int8[20]`` (slots 0–9 small 一..十, 10–19 big 壹..拾); a variant is a
+TOML rule set (RULES.md §8) compiled once into a tuple of integers for the numba kernels.
+Importing the package compiles nothing; ``warmup()`` compiles every kernel (cached on disk).
+
+>>> import zipai_sim as zs
+>>> zs.evaluate_opening("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十拾", "guangxi-81")["huxi"][0]
+9
+"""
+
+__version__ = "0.1.0"
+
+from .cards import CardError, format_hand, parse_hand  # noqa: E402
+from .dealing import Deal, deal  # noqa: E402
+from .evaluate import Explanation, evaluate_opening, explain, waits  # noqa: E402
+from .simulate import SimResult, simulate_deals  # noqa: E402
+from .variants import Variant, VariantError, list_variants, load_variant  # noqa: E402
+
+
+def warmup() -> None:
+    """Compile (or load from the on-disk cache) every kernel, so that timings exclude it."""
+    deal(1, "guangxi-81", 0)
+    simulate_deals("guangxi-81", 1, 0, progress=False, sample_per_chunk=1)
+    evaluate_opening("一二三", "guangxi-81")
+    waits("一二三", "guangxi-81")
+    explain("一二三", "guangxi-81")
+    from .kernels import deal as _kd
+    from .chunks import chunk_keys
+    import numpy as _np
+
+    _kd.shuffle_floor(chunk_keys(0, 0, 1), _np.ones(1, _np.int64))
+
+
+__all__ = ["CardError", "Deal", "Explanation", "SimResult", "Variant", "VariantError", "deal",
+           "evaluate_opening", "explain", "format_hand", "list_variants", "load_variant",
+           "parse_hand", "simulate_deals", "waits", "warmup", "__version__"]

@@ -1,0 +1,64 @@
+"""Seeds and chunks: how ``(seed, n, chunk_size)`` maps onto independent random streams.
+
+Deal ``i`` of a run belongs to chunk ``i // chunk_size``; chunk ``c`` is keyed by
+``SeedSequence(seed, spawn_key=(c,))`` (the ``c``-th child of ``SeedSequence(seed).spawn``), and
+inside a chunk each deal's stream is a hash of that key and the deal's index. So the cards of a
+deal depend on ``(seed, chunk_size, i)`` only: never on the thread count, and a run of ``n`` deals
+is the first ``n`` deals of any longer run with the same seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+DEFAULT_CHUNK = 1 << 16  # deals per chunk; part of a result's identity, stored with it
+MAX_SEED = (1 << 128) - 1
+
+
+def check_count(n: object, what: str = "n") -> int:
+    """``n`` as a non-negative int, or ValueError naming it (bools and floats are refused)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise ValueError(f"{what} must be a whole number of deals, got {n!r}")
+    if n < 0:
+        raise ValueError(f"{what} must be ≥ 0, got {n}")
+    return int(n)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an int in [0, 2**128), or ValueError."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be in [0, 2**128), got {seed}")
+    return int(seed)
+
+
+def check_chunk_size(chunk_size: object) -> int:
+    """Default chunk size for ``None``; else a positive int, or ValueError."""
+    if chunk_size is None:
+        return DEFAULT_CHUNK
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)):
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be ≥ 1, got {chunk_size}")
+    return int(chunk_size)
+
+
+def chunk_keys(seed: int, first: int, count: int) -> np.ndarray:
+    """Keys ``uint64[count]`` of chunks ``first .. first+count-1``."""
+    return np.array(
+        [np.random.SeedSequence(seed, spawn_key=(c,)).generate_state(1, np.uint64)[0]
+         for c in range(first, first + count)],
+        dtype=np.uint64,
+    )
+
+
+def chunk_sizes(n: int, chunk_size: int, first: int, count: int) -> np.ndarray:
+    """Deals in each of chunks ``first .. first+count-1`` of a run of ``n`` deals: ``int64``."""
+    starts = np.arange(first, first + count, dtype=np.int64) * chunk_size
+    return np.clip(n - starts, 0, chunk_size).astype(np.int64)
+
+
+def n_chunks(n: int, chunk_size: int) -> int:
+    """Number of chunks a run of ``n`` deals takes."""
+    return -(-n // chunk_size)

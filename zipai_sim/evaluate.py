@@ -1,0 +1,211 @@
+"""Opening-hand evaluation, the best decomposition, and waits (听): RULES.md §3, §4, §6.
+
+Inputs are validated here and handed to the numba kernels as plain arrays; ``explain`` uses the
+pure-Python reference (one hand, and it keeps the groups) and checks its total against the kernel.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from . import params as p
+from . import reference as ref
+from .cards import CardError, card_name, format_hand, parse_card, parse_hand, validate_counts
+from .kernels import hand as khand
+from .kernels import opening as kopen
+from .variants import Variant, load_variant
+
+GROUP_NAMES = {"ti": "提", "pao": "跑", "kan": "坎", "wei": "偎", "peng": "碰", "shun": "顺",
+               "erqishi": "二七十", "jiao": "绞", "jiang": "将"}
+_INSTANT = {khand.INSTANT_NONE: "", khand.INSTANT_SANTI: "santi", khand.INSTANT_WUKAN: "wukan"}
+
+HandLike = str | np.ndarray | list
+
+
+def as_counts(hand: HandLike, name: str = "hand") -> np.ndarray:
+    """Hand text (字牌 or s1..b10 notation) or counts → validated ``int8[20]`` or ``int8[n, 20]``.
+    Raises CardError (a ValueError) naming the bad token or card."""
+    if isinstance(hand, str):
+        return parse_hand(hand)
+    return validate_counts(hand, name=name)
+
+
+def _card(card: int | str | None, hand: np.ndarray, name: str) -> int:
+    if card is None:
+        return -1
+    k = parse_card(card) if isinstance(card, str) else int(card)
+    if not 0 <= k < 20:
+        raise CardError(f"{name} must be a card slot 0..19 or a card name, got {card!r}")
+    if hand[k] >= 4:
+        raise CardError(f"{name} {card_name(k)} would be a fifth {card_name(k)}: the hand "
+                        f"holds all four")
+    return k
+
+
+def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
+                     liangzhang: int | str | None = None, dealer: bool = True) -> pl.DataFrame:
+    """Evaluate whole opening hands: complete or not, best 胡息, instant-win shape, win.
+
+    counts: ``int8[20]`` or ``int8[n, 20]`` (or hand text), the whole opening hand — 提 (4) and
+    坎 (3) inside are locked (RULES.md §3). ``liangzhang``: the dealer's shown card, needed only
+    where 五坎 counts just when the 亮张 completes it (衡阳, seed 000 ⑴); ``dealer``: whether the
+    hands are the dealer's. Returns one row per hand: ``complete`` (bool), ``huxi`` (Int64 胡息,
+    null when not complete), ``ti`` and ``kan`` (counts of 提 and 坎), ``instant`` ("",
+    "santi", "wukan"), ``win`` (instant, or complete with 胡息 ≥ the variant's threshold; 飘胡
+    where allowed).
+
+    >>> evaluate_opening("拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌", "guangxi-81").row(0)
+    (True, 18, 0, 2, '', True)
+
+    Raises CardError for bad hands and VariantError for an unknown variant.
+    """
+    v = load_variant(variant)
+    c = as_counts(counts, "counts")
+    c2 = np.ascontiguousarray(c.reshape(-1, 20))
+    n = c2.shape[0]
+    if liangzhang is None:
+        lz = np.full(n, -1, np.int64)
+    else:
+        k = parse_card(liangzhang) if isinstance(liangzhang, str) else int(liangzhang)
+        if not 0 <= k < 20:
+            raise CardError(f"liangzhang must be a card, got {liangzhang!r}")
+        lz = np.full(n, k, np.int64)
+        bad = np.nonzero(c2[:, k] == 0)[0]
+        if bad.size:
+            raise CardError(f"liangzhang {card_name(k)} is not in hand row {int(bad[0])}")
+    huxi = np.empty(n, np.int64)
+    inst = np.empty(n, np.int8)
+    if n:
+        kopen.evaluate_batch(c2, lz, 1 if dealer else 0, v.params, huxi, inst)
+    complete = huxi >= 0
+    P = v.params
+    win = (inst != 0) | (complete & ((huxi >= P[p.THRESHOLD]) | ((P[p.PIAOHU] == 1) & (huxi == 0))))
+    return pl.DataFrame({
+        "complete": complete,
+        "huxi": pl.Series(huxi, dtype=pl.Int64).set(pl.Series(~complete), None)
+        if n else pl.Series([], dtype=pl.Int64),
+        "ti": (c2 == 4).sum(axis=1).astype(np.int64),
+        "kan": (c2 == 3).sum(axis=1).astype(np.int64),
+        "instant": [_INSTANT[int(x)] for x in inst],
+        "win": win,
+    }, schema={"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int64, "kan": pl.Int64,
+               "instant": pl.String, "win": pl.Boolean})
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The best decomposition of a hand (RULES.md §4: the maximum over all decompositions).
+
+    groups: ``(name, cards text, 胡息)`` per group, name in pinyin (ti 提, pao 跑, kan 坎, wei 偎,
+    peng 碰, shun 顺, erqishi 二七十, jiao 绞, jiang 将); huxi: total 胡息 (-1 when not complete).
+    """
+
+    hand: str
+    incoming: str
+    groups: tuple[tuple[str, str, int], ...]
+    huxi: int
+    complete: bool
+    instant: str
+    win: bool
+    threshold: int
+
+    def __str__(self) -> str:
+        head = self.hand + (f" + {self.incoming}" if self.incoming else "")
+        if not self.complete:
+            lines = [f"{head}: not complete (the cards do not all form groups)"]
+        else:
+            lines = [f"{head}: complete, {self.huxi} 胡息"]
+            for name, cards, hx in self.groups:
+                lines.append(f"  {GROUP_NAMES[name]:<4} {cards:<10} {hx:>3}")
+        if self.instant:
+            lines.append(f"instant win at the deal: {self.instant} "
+                         f"({'三提' if self.instant == 'santi' else '五坎'})")
+        lines.append(f"win: {'yes' if self.win else 'no'} (threshold {self.threshold} 胡息)")
+        return "\n".join(lines)
+
+
+def explain(hand: HandLike, variant: str | os.PathLike | Variant, incoming: int | str | None = None,
+            source: str = "self", liangzhang: int | str | None = None) -> Explanation:
+    """Best decomposition of ``hand`` (``int8[20]`` or text), optionally with an ``incoming`` card
+    from ``source`` "self" (own draw) or "other" (another player's card), per RULES.md §6.
+
+    >>> print(explain("贰贰贰贰 一二三 二七十 四五六 伍陆柒 捌捌八 玖玖", "guangxi-81"))
+    贰贰贰贰一二三二七十四五六伍陆柒捌捌八玖玖: complete, 18 胡息
+      提    贰贰贰贰         12
+      将    玖玖           0
+      顺    一二三            3
+      二七十  二七十            3
+      顺    四五六            0
+      绞    八捌捌            0
+      顺    伍陆柒            0
+    win: yes (threshold 15 胡息)
+
+    Raises CardError for a bad hand or card, ValueError for a bad source.
+    """
+    v = load_variant(variant)
+    c = as_counts(hand)
+    if c.ndim != 1:
+        raise CardError("explain takes one hand, not a batch")
+    if source not in ("self", "other"):
+        raise ValueError(f"source must be 'self' or 'other', got {source!r}")
+    inc = _card(incoming, c, "incoming")
+    P = v.params
+    huxi, groups = ref.best(c, P, inc, source == "self")
+    work = np.zeros(khand.WORK, np.int8)
+    kern = khand.eval_hand(c, inc, 1 if source == "self" else 0, 0, 0, P, work)
+    if kern != huxi:  # the kernel and its reference twin must agree; tests guard this
+        raise AssertionError(f"kernel {kern} != reference {huxi} for {format_hand(c)}")
+    lz = -1 if liangzhang is None else _card_any(liangzhang)
+    inst = ref.instant(c, P, True, lz) if inc < 0 else ""
+    shown = tuple((g.name, "".join(card_name(k) for k in g.cards), g.huxi) for g in groups)
+    return Explanation(format_hand(c), card_name(inc) if inc >= 0 else "", shown, huxi,
+                       huxi >= 0, inst, bool(inst) or ref.is_win(huxi, P), P[p.THRESHOLD])
+
+
+def _card_any(card: int | str) -> int:
+    k = parse_card(card) if isinstance(card, str) else int(card)
+    if not 0 <= k < 20:
+        raise CardError(f"not a card: {card!r}")
+    return k
+
+
+def waits(hand: HandLike, variant: str | os.PathLike | Variant, table_huxi: int = 0,
+          table_fours: int = 0) -> pl.DataFrame:
+    """听: the incoming cards that complete ``hand`` (``int8[20]`` or text) and the 胡息 reached.
+
+    ``table_huxi``/``table_fours``: 胡息 and four-card groups already on the table (play engine).
+    One row per completing kind: ``kind`` (slot), ``card`` (字牌), ``huxi_self`` (as one's own
+    draw) and ``huxi_other`` (as another player's card; Int64, null when that way does not
+    complete), ``win_self``/``win_other`` (reaches the threshold). RULES.md §6.
+
+    >>> waits("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十拾", "guangxi-81")["card"].to_list()
+    ['十', '拾']
+    """
+    v = load_variant(variant)
+    c = as_counts(hand)
+    if c.ndim != 1:
+        raise CardError("waits takes one hand, not a batch")
+    for name, x in (("table_huxi", table_huxi), ("table_fours", table_fours)):
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {x!r}")
+    out = np.empty((20, 2), np.int64)
+    khand.waits(c, int(table_huxi), int(table_fours), v.params, out)
+    P = v.params
+    rows = [k for k in range(20) if out[k, 0] >= 0 or out[k, 1] >= 0]
+
+    def col(j: int) -> list[int | None]:
+        return [int(out[k, j]) if out[k, j] >= 0 else None for k in rows]
+
+    def wins(j: int) -> list[bool]:
+        return [ref.is_win(int(out[k, j]), P) for k in rows]
+
+    return pl.DataFrame({"kind": rows, "card": [card_name(k) for k in rows],
+                         "huxi_self": col(0), "huxi_other": col(1),
+                         "win_self": wins(0), "win_other": wins(1)},
+                        schema={"kind": pl.Int64, "card": pl.String, "huxi_self": pl.Int64,
+                                "huxi_other": pl.Int64, "win_self": pl.Boolean,
+                                "win_other": pl.Boolean})

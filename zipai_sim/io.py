@@ -1,0 +1,31 @@
+"""Parquet output through polars, written atomically (temporary file, then rename)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import polars as pl
+
+
+def write_parquet(df: pl.DataFrame, path: str | os.PathLike, metadata: dict[str, str]) -> None:
+    """Write ``df`` to ``path`` with key-value ``metadata``. The file appears under its name only
+    once complete. Raises OSError (e.g. PermissionError, FileNotFoundError) naming the path."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"cannot write {path}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=".zipai-", suffix=".parquet.tmp", dir=folder)
+    os.close(fd)
+    try:
+        df.write_parquet(tmp, metadata=metadata)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_metadata(path: str | os.PathLike) -> dict[str, str]:
+    """The key-value metadata of a Parquet file written by ``write_parquet``."""
+    return pl.read_parquet_metadata(os.fspath(path))

@@ -1,0 +1,89 @@
+"""Shuffle and deal kernels (RULES.md §2).
+
+Deck layout after the shuffle, for ``S`` active seats and ``H`` cards a non-dealer gets:
+seat ``s`` holds ``deck[s*H:(s+1)*H]``; the dealer's extra card, the shown 亮张, is
+``deck[S*H]``; the stock (底牌) is ``deck[S*H+1:]`` in draw order. The shuffle is a forward
+Fisher–Yates, so position ``i`` is final after step ``i``: a kernel that needs only the hands and
+the top few stock cards can stop early and continue later with the same stream and get exactly
+the cards a full shuffle gives.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .. import params as p
+from .rng import bounded, deal_state
+
+N_KINDS = 20
+DECK = 80
+
+
+@njit(cache=True)
+def fresh_deck(deck):
+    """Write the unshuffled deck (kinds 0..19, four copies each) into ``deck: int8[80]``."""
+    for i in range(DECK):
+        deck[i] = i // 4
+
+
+@njit(cache=True)
+def shuffle_steps(deck, start, stop, state):
+    """Run Fisher–Yates steps ``start..stop-1`` on ``deck: int8[80]``; returns the new state."""
+    for i in range(start, stop):
+        state, r = bounded(state, DECK - i)
+        j = i + r
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    return state
+
+
+@njit(cache=True)
+def hands_from_deck(deck, P, hands):
+    """Count vectors of each active seat from a dealt deck; ``hands: int8[seats, 20]``."""
+    seats = P[p.SEATS]
+    h = P[p.OTHER_CARDS]
+    for s in range(seats):
+        row = hands[s]
+        row[:] = 0
+        for i in range(s * h, (s + 1) * h):
+            row[deck[i]] += 1
+    hands[0, deck[seats * h]] += 1
+
+
+@njit(cache=True, parallel=True)
+def deal_chunks(keys, sizes, starts, P, hands_out, stock_out, lz_out):
+    """Deal every deal of every chunk (one prange iteration per chunk).
+
+    keys: uint64[m] chunk keys; sizes: int64[m] deals per chunk; starts: int64[m] row of the
+    chunk's first deal in the outputs. hands_out: int8[n, seats, 20]; stock_out: int8[n, stock];
+    lz_out: int8[n] the 亮张 kind.
+    """
+    seats = P[p.SEATS]
+    h = P[p.OTHER_CARDS]
+    stock_len = P[p.STOCK_LEN]
+    for c in prange(keys.shape[0]):
+        deck = np.empty(DECK, np.int8)
+        for j in range(sizes[c]):
+            row = starts[c] + j
+            fresh_deck(deck)
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j))
+            hands_from_deck(deck, P, hands_out[row])
+            lz_out[row] = deck[seats * h]
+            for t in range(stock_len):
+                stock_out[row, t] = deck[seats * h + 1 + t]
+
+
+@njit(cache=True, parallel=True)
+def shuffle_floor(keys, sizes):
+    """Benchmark floor: the bare shuffle of each deal, no dealing or evaluation.
+    Returns the sum of the first cards so the work cannot be optimised away."""
+    total = np.zeros(keys.shape[0], np.int64)
+    for c in prange(keys.shape[0]):
+        deck = np.empty(DECK, np.int8)
+        acc = 0
+        for j in range(sizes[c]):
+            fresh_deck(deck)
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j))
+            acc += deck[0]
+        total[c] = acc
+    return total.sum()

@@ -1,0 +1,247 @@
+"""Deal-time kernels: 天胡, 地胡, instant wins, the two-提 rule and 翻信 (RULES.md §6, §7.3, §9).
+
+``analyze_chunks`` shuffles, deals and scores every deal of a chunk and adds the outcomes into
+one integer row per chunk; the driver sums rows in chunk order, so totals never depend on the
+thread count. Order of events at the deal (docs/decisions.md): the dealer's 21 cards are checked
+for 天胡 first; then seats holding exactly two 提 draw their extra card in seat order where the
+variant says so (the dealer's 22 cards may then 天胡); then each non-dealer's cards + the 亮张
+are checked for 地胡 in turn order. 翻信 turns the first stock card not yet drawn.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .. import params as p
+from .deal import DECK, fresh_deck, hands_from_deck, shuffle_steps
+from .hand import (INSTANT_NONE, INSTANT_SANTI, WORK, eval_hand, instant_code, instant_shape,
+                   is_win, may_complete, summarize)
+from .rng import deal_state
+
+# columns of the per-chunk count row
+C_N = 0
+C_TIANHU = 1
+C_TIANHU_COMPLETE = 2
+C_TIANHU_SANTI = 3
+C_TIANHU_WUKAN = 4
+C_TIANHU_EXTRA = 5  # 天胡 on the dealer's 22 cards after the two-提 extra card
+C_DIHU = 6
+C_INSTANT_NONDEALER = 7
+C_DEALER_TWO_TI = 8
+C_DEALER_COMPLETE = 9  # all groups, whatever the 胡息
+C_FX_WINS = 10  # wins (天胡 or 地胡) for which 翻信 was turned
+C_FX_SUM = 11
+C_FX_SUMSQ = 12
+C_FX_DIST = 13  # 13..17: 翻信 value 0, 1, 2, 3, 4+
+C_SANTI_SEAT = 18  # 18..21: ≥3 提 at the deal, per seat
+C_WUKAN_SEAT = 22  # 22..25: ≥5 坎 at the deal (提 counted per the variant), per seat
+C_TWO_TI_SEAT = 26  # 26..29: exactly two 提 at the deal, per seat
+N_COUNTS = 30
+MAX_SEATS = 4
+HIST = 128  # 胡息 histogram bins for complete dealer hands
+
+# sampled per-deal row columns
+S_DEAL = 0
+S_LIANGZHANG = 1
+S_TIANHU = 2  # 0 none, 1 complete, 2 三提, 3 五坎
+S_DEALER_HUXI = 3  # -1 when not complete
+S_DIHU_SEAT = 4  # -1 none
+S_FANXING = 5  # -1 when no win
+N_SAMPLE = 6
+
+
+@njit(cache=True)
+def fanxing_match(turned, P):
+    """Kind whose copies count for a turned card: 本醒 itself, 上醒 value+1, 下醒 value-1 (same
+    size, wrapping 十↔一 when the variant says so), or -1 for no match."""
+    m = P[p.FANXING_MATCH]
+    if m == 0:
+        return turned
+    size = (turned // 10) * 10
+    v = turned % 10
+    if m == 1:
+        v += 1
+    elif m == 2:
+        v -= 1
+    if v < 0 or v > 9:
+        if P[p.FANXING_WRAP] == 0:
+            return -1
+        v = (v + 10) % 10
+    return size + v
+
+
+@njit(cache=True)
+def fanxing_value(cards, win_card, stock_src, pos, end, P):
+    """翻信 units for a winner holding ``cards: int8[20]`` (winning card included), turning
+    ``stock_src[pos:end]`` in order (§7.3). 跟醒 counts the winning card's kind and turns nothing.
+    With "hand" counting the winning card itself is left out."""
+    exclude = 1 if P[p.FANXING_COUNT_ALL] == 0 else 0
+    if P[p.FANXING_MATCH] == 3:
+        return cards[win_card] - exclude
+    total = 0
+    while pos < end:
+        k = fanxing_match(stock_src[pos], P)
+        pos += 1
+        if k < 0:
+            break
+        c = cards[k]
+        if k == win_card:
+            c -= exclude
+        total += c
+        if not (P[p.FANXING_RETURN_ON_FOUR] == 1 and cards[k] == 4):
+            break
+    return total
+
+
+@njit(cache=True)
+def analyze_deal(deck, state, P, hands, win, free, seat, counts, hist, sample):
+    """Score one dealt deck: adds to ``counts: int64[N_COUNTS]`` and ``hist: int64[HIST]``, and
+    fills ``sample: int64[N_SAMPLE]``. ``deck`` holds the hands already; stock positions beyond
+    them are shuffled on demand with ``state`` so the cards match a full shuffle. ``seat:
+    int64[3, MAX_SEATS]`` is scratch (地胡 still possible, 提, 坎 per seat)."""
+    seats = P[p.SEATS]
+    h = P[p.OTHER_CARDS]
+    lz_pos = seats * h
+    lz = deck[lz_pos]
+    shuffled = lz_pos + 1  # deck[:shuffled] are final
+    pos = lz_pos + 1  # next stock card to draw
+    counts[C_N] += 1
+    sample[S_LIANGZHANG] = lz
+    sample[S_TIANHU] = 0
+    sample[S_DIHU_SEAT] = -1
+    sample[S_FANXING] = -1
+    mask_ok = seat[0]
+    ti_of = seat[1]
+    for s in range(seats):
+        m1, m2, ti, kan, fm = summarize(hands[s])
+        ti_of[s] = ti
+        seat[2, s] = kan
+        if ti >= 3:
+            counts[C_SANTI_SEAT + s] += 1
+        if kan + (ti if P[p.TI_COUNTS_AS_KAN] == 1 else 0) >= 5:
+            counts[C_WUKAN_SEAT + s] += 1
+        if ti == 2:
+            counts[C_TWO_TI_SEAT + s] += 1
+        if s == 0:
+            huxi = -1
+            if may_complete(hands[0], m1, m2, ti, -1):
+                huxi = eval_hand(hands[0], -1, 1, 0, 0, P, free)
+        else:
+            if instant_code(ti, kan, P, 0, 0) != INSTANT_NONE:
+                counts[C_INSTANT_NONDEALER] += 1
+            # 地胡 candidates, checked in full only if the dealer does not 天胡 (below)
+            mask_ok[s] = 1 if may_complete(hands[s], m1, m2, ti, lz) else 0
+    dealer = hands[0]
+    if ti_of[0] == 2:
+        counts[C_DEALER_TWO_TI] += 1
+    sample[S_DEALER_HUXI] = huxi
+    if huxi >= 0:
+        counts[C_DEALER_COMPLETE] += 1
+        hist[min(huxi, HIST - 1)] += 1
+    inst = instant_code(ti_of[0], seat[2, 0], P, 1, 1 if dealer[lz] == 3 else 0)
+    winner = -1
+    win_card = lz
+    if inst != INSTANT_NONE:
+        counts[C_TIANHU] += 1
+        if inst == INSTANT_SANTI:
+            counts[C_TIANHU_SANTI] += 1
+            sample[S_TIANHU] = 2
+        else:
+            counts[C_TIANHU_WUKAN] += 1
+            sample[S_TIANHU] = 3
+        winner = 0
+    elif is_win(huxi, P):
+        counts[C_TIANHU] += 1
+        counts[C_TIANHU_COMPLETE] += 1
+        sample[S_TIANHU] = 1
+        winner = 0
+    for k in range(20):
+        win[k] = dealer[k]
+    if winner < 0 and P[p.TWO_TI_EXTRA] == 1:
+        # seats with exactly two 提 draw one extra card each, in seat order (seed 000 ⑻)
+        for s in range(seats):
+            if ti_of[s] != 2 or winner >= 0:
+                continue
+            if pos >= shuffled:
+                state = shuffle_steps(deck, shuffled, pos + 1, state)
+                shuffled = pos + 1
+            extra = deck[pos]
+            pos += 1
+            if s == 0:
+                hx = eval_hand(dealer, extra, 1, 0, 0, P, free)
+                if is_win(hx, P):
+                    counts[C_TIANHU] += 1
+                    counts[C_TIANHU_COMPLETE] += 1
+                    counts[C_TIANHU_EXTRA] += 1
+                    sample[S_TIANHU] = 1
+                    winner = 0
+                    win_card = extra
+                    win[extra] += 1
+            else:
+                hands[s, extra] += 1
+                mask_ok[s] = 1  # its cards changed: check in full
+    if winner < 0:
+        for s in range(1, seats):
+            if mask_ok[s] == 0:
+                continue
+            hx = eval_hand(hands[s], lz, 0, 0, 0, P, free)
+            if is_win(hx, P):
+                counts[C_DIHU] += 1
+                sample[S_DIHU_SEAT] = s
+                winner = s
+                for k in range(20):
+                    win[k] = hands[s, k]
+                win[lz] += 1
+                break
+    if winner >= 0 and P[p.FANXING] == 1:
+        end = DECK
+        if P[p.FANXING_MATCH] != 3:
+            # turn cards one at a time; 4 re-turns at most in practice, shuffle lazily
+            need = min(DECK, pos + 8)
+            if need > shuffled:
+                state = shuffle_steps(deck, shuffled, need, state)
+                shuffled = need
+            end = shuffled
+        fx = fanxing_value(win, win_card, deck, pos, end, P)
+        sample[S_FANXING] = fx
+        counts[C_FX_WINS] += 1
+        counts[C_FX_SUM] += fx
+        counts[C_FX_SUMSQ] += fx * fx
+        counts[C_FX_DIST + min(fx, 4)] += 1
+
+
+@njit(cache=True, parallel=True)
+def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
+    """Run whole chunks: ``keys: uint64[m]``, ``sizes: int64[m]``; writes ``counts_out:
+    int64[m, N_COUNTS]``, ``hist_out: int64[m, HIST]`` and the first ``n_sample`` deals of each
+    chunk into ``samples_out: int64[m, n_sample, N_SAMPLE]``."""
+    seats = P[p.SEATS]
+    need = seats * P[p.OTHER_CARDS] + 1
+    for c in prange(keys.shape[0]):
+        deck = np.empty(DECK, np.int8)
+        hands = np.zeros((MAX_SEATS, 20), np.int8)
+        win = np.zeros(20, np.int8)
+        free = np.zeros(WORK, np.int8)
+        sample = np.zeros(N_SAMPLE, np.int64)
+        seat = np.zeros((3, MAX_SEATS), np.int64)
+        counts = counts_out[c]
+        hist = hist_out[c]
+        for j in range(sizes[c]):
+            fresh_deck(deck)
+            state = shuffle_steps(deck, 0, need, deal_state(keys[c], j))
+            hands_from_deck(deck, P, hands)
+            analyze_deal(deck, state, P, hands, win, free, seat, counts, hist, sample)
+            if j < n_sample:
+                sample[S_DEAL] = j
+                for t in range(N_SAMPLE):
+                    samples_out[c, j, t] = sample[t]
+
+
+@njit(cache=True, parallel=True)
+def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
+    """Opening evaluation of ``counts: int8[n, 20]`` with 亮张 ``lz: int64[n]`` (-1 unknown):
+    best 胡息 (-1 if not complete) and instant shape code per row."""
+    n = counts.shape[0]
+    for i in prange(n):
+        free = np.empty(WORK, np.int8)
+        huxi_out[i] = eval_hand(counts[i], -1, 1, 0, 0, P, free)
+        instant_out[i] = instant_shape(counts[i], P, is_dealer, lz[i])

@@ -1,0 +1,229 @@
+"""``simulate_deals``: millions of deals scored at the deal, aggregated per chunk (RULES.md §9).
+
+Chunks are the unit of work, randomness and bookkeeping (``zipai_sim.chunks``): a batch of
+chunks runs in one parallel kernel call, each chunk adds into its own row of counts, and rows
+are summed in chunk order, so the result is bit-identical for any thread count. Memory is flat
+in ``n``. Ctrl-C between batches stops the run and keeps every finished chunk.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+import polars as pl
+from tqdm.auto import tqdm
+
+from . import __version__
+from . import params as p
+from .chunks import (check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes,
+                     n_chunks)
+from .kernels import opening as ko
+from .stats import mean_se, wilson
+from .variants import Variant, load_variant
+
+SUMMARY_SCHEMA = {"metric": pl.String, "count": pl.Int64, "n": pl.Int64, "rate": pl.Float64,
+                  "ci_low": pl.Float64, "ci_high": pl.Float64, "mean": pl.Float64,
+                  "se": pl.Float64}
+_TIANHU = {0: "", 1: "complete", 2: "santi", 3: "wukan"}
+
+
+@dataclass
+class SimResult:
+    """Totals of a ``simulate_deals`` run, with the run's identity.
+
+    counts: int64[N_COUNTS] (columns in ``zipai_sim.kernels.opening``); huxi_hist: int64[128],
+    胡息 of complete dealer hands; rows: sampled per-deal rows or None. ``n`` is the number of
+    deals done (less than ``n_requested`` when ``partial``).
+    """
+
+    variant: str
+    rules_hash: str
+    seed: int
+    n: int
+    n_requested: int
+    chunk_size: int
+    partial: bool
+    seats: int
+    fanxing: bool
+    counts: np.ndarray
+    huxi_hist: np.ndarray
+    rows: pl.DataFrame | None = None
+    seconds: float = 0.0
+    threads: int = 1
+    _summary: pl.DataFrame | None = field(default=None, repr=False)
+
+    @property
+    def metadata(self) -> dict[str, str]:
+        """Parquet key-value metadata identifying the run."""
+        return {"variant": self.variant, "rules_hash": self.rules_hash, "seed": str(self.seed),
+                "n": str(self.n), "n_requested": str(self.n_requested),
+                "chunk_size": str(self.chunk_size), "partial": str(self.partial).lower(),
+                "zipai_sim_version": __version__}
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        """One row per metric: ``metric, count, n, rate, ci_low, ci_high`` (Wilson 95%) for
+        rates; ``mean, se`` for ``fanxing_mean`` (翻信 units given a 天胡 or 地胡)."""
+        if self._summary is None:
+            self._summary = _summarize(self)
+        return self._summary
+
+    @property
+    def huxi_distribution(self) -> pl.DataFrame:
+        """胡息 of complete dealer hands: ``huxi, count, n, rate, ci_low, ci_high``."""
+        return (self.summary.filter(pl.col("metric").str.starts_with("dealer_huxi_"))
+                .with_columns(pl.col("metric").str.strip_prefix("dealer_huxi_").cast(pl.Int64)
+                              .alias("huxi")).drop("metric", "mean", "se")
+                .select("huxi", "count", "n", "rate", "ci_low", "ci_high"))
+
+    def to_parquet(self, path: str | os.PathLike, rows: bool = False) -> None:
+        """Write the summary (and the sampled rows as ``PATH.rows.parquet`` if asked) with the
+        run metadata; each file is written to a temporary name and renamed, so an interrupted
+        write never leaves a half file under ``path``. Raises OSError if it cannot be written."""
+        from .io import write_parquet
+
+        write_parquet(self.summary, path, self.metadata)
+        if rows and self.rows is not None:
+            base = os.fspath(path)
+            stem = base[:-8] if base.endswith(".parquet") else base
+            write_parquet(self.rows, stem + ".rows.parquet", self.metadata)
+
+
+def _rate(metric: str, count: int, n: int) -> dict:
+    lo, hi = wilson(count, n)
+    return {"metric": metric, "count": int(count), "n": int(n),
+            "rate": count / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+            "mean": None, "se": None}
+
+
+def _summarize(r: SimResult) -> pl.DataFrame:
+    c, n = r.counts, r.n
+    rows = [_rate(name, c[col], n) for name, col in (
+        ("tianhu", ko.C_TIANHU), ("tianhu_complete", ko.C_TIANHU_COMPLETE),
+        ("tianhu_santi", ko.C_TIANHU_SANTI), ("tianhu_wukan", ko.C_TIANHU_WUKAN),
+        ("tianhu_extra_card", ko.C_TIANHU_EXTRA), ("dihu", ko.C_DIHU),
+        ("instant_nondealer", ko.C_INSTANT_NONDEALER), ("dealer_two_ti", ko.C_DEALER_TWO_TI),
+        ("dealer_complete", ko.C_DEALER_COMPLETE))]
+    for s in range(r.seats):
+        rows.append(_rate(f"santi_seat{s}", c[ko.C_SANTI_SEAT + s], n))
+        rows.append(_rate(f"wukan_seat{s}", c[ko.C_WUKAN_SEAT + s], n))
+        rows.append(_rate(f"two_ti_seat{s}", c[ko.C_TWO_TI_SEAT + s], n))
+    if r.fanxing:
+        wins = int(c[ko.C_FX_WINS])
+        mean, se = mean_se(float(c[ko.C_FX_SUM]), float(c[ko.C_FX_SUMSQ]), wins)
+        rows.append({"metric": "fanxing_mean", "count": wins, "n": wins, "rate": None,
+                     "ci_low": None, "ci_high": None, "mean": mean, "se": se})
+        for k in range(5):
+            rows.append(_rate(f"fanxing_{k}" if k < 4 else "fanxing_4plus",
+                              c[ko.C_FX_DIST + k], wins))
+    complete = int(c[ko.C_DEALER_COMPLETE])
+    for h in np.nonzero(r.huxi_hist)[0]:
+        rows.append(_rate(f"dealer_huxi_{int(h)}", r.huxi_hist[h], complete))
+    return pl.DataFrame(rows, schema=SUMMARY_SCHEMA)
+
+
+def _check_threads(threads: object) -> int:
+    cores = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return cores
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    return min(int(threads), cores)
+
+
+def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000, seed: int = 0,
+                   threads: int | None = None, chunk_size: int | None = None,
+                   sample_per_chunk: int = 0, progress: bool | None = None) -> SimResult:
+    """Deal ``n`` hands of ``variant`` and measure 天胡, 地胡, instant wins, two 提 and 翻信.
+
+    Reproducible from ``(variant, seed, n, chunk_size)``; identical for any ``threads`` (default:
+    all cores). ``sample_per_chunk`` keeps the first deals of each chunk as rows (deal index,
+    亮张, 天胡 kind, dealer 胡息, 地胡 seat, 翻信); ``deal(n, variant, seed)`` re-creates their
+    cards. A progress bar appears after two seconds unless ``progress=False``. On Ctrl-C the
+    finished chunks are returned with ``partial=True``.
+
+    Metrics (RULES.md §6, §7.3, §9): ``tianhu`` = ``tianhu_complete`` + ``tianhu_santi`` +
+    ``tianhu_wukan`` (the dealer's 21 cards win at once; ``tianhu_extra_card`` is the part of
+    ``tianhu_complete`` won on the two-提 extra card); ``dihu`` (no 天胡, and a non-dealer's
+    20 + the 亮张 win, the §9 definition, measured for every variant); ``instant_nondealer``;
+    ``dealer_two_ti``; per-seat 三提/五坎/two-提 shapes; ``fanxing_mean`` (units per 天胡/地胡);
+    the 胡息 distribution of complete dealer hands (``dealer_huxi_H``).
+
+    Raises ValueError for a negative ``n``, a bad seed, thread count or chunk size;
+    VariantError for an unknown variant.
+    """
+    v = load_variant(variant)
+    n = check_count(n)
+    seed = check_seed(seed)
+    cs = check_chunk_size(chunk_size)
+    sample_per_chunk = check_count(sample_per_chunk, "sample_per_chunk")
+    th = _check_threads(threads)
+    P = v.params
+    total = n_chunks(n, cs)
+    batch = max(1, 4 * th)
+    counts = np.zeros(ko.N_COUNTS, np.int64)
+    hist = np.zeros(ko.HIST, np.int64)
+    samples: list[np.ndarray] = []
+    done_chunks = 0
+    done = 0
+    partial = False
+    old_threads = numba.get_num_threads()
+    numba.set_num_threads(th)
+    t0 = time.perf_counter()
+    bar = tqdm(total=n, unit="deal", unit_scale=True, delay=2.0, leave=False,
+               disable=(progress is False), desc=v.key)
+    try:
+        while done_chunks < total:
+            m = min(batch, total - done_chunks)
+            keys = chunk_keys(seed, done_chunks, m)
+            sizes = chunk_sizes(n, cs, done_chunks, m)
+            c_out = np.zeros((m, ko.N_COUNTS), np.int64)
+            h_out = np.zeros((m, ko.HIST), np.int64)
+            k = min(sample_per_chunk, cs)
+            s_out = np.full((m, k, ko.N_SAMPLE), -2, np.int64)
+            ko.analyze_chunks(keys, sizes, P, c_out, h_out, k, s_out)
+            # one tuple assignment, so an interrupt lands before or after the whole batch
+            counts, hist, done_chunks, done = (counts + c_out.sum(0), hist + h_out.sum(0),
+                                               done_chunks + m, done + int(sizes.sum()))
+            if k:
+                starts = (np.arange(done_chunks - m, done_chunks) * cs)[:, None]
+                s_out[:, :, ko.S_DEAL] += starts
+                samples.append(_valid_rows(s_out, sizes, k))
+            bar.update(int(sizes.sum()))
+    except KeyboardInterrupt:
+        partial = True
+    finally:
+        bar.close()
+        numba.set_num_threads(old_threads)
+    rows = _rows_frame(samples) if sample_per_chunk else None
+    return SimResult(v.key, v.rules_hash, seed, done, n, cs, partial, P[p.SEATS],
+                     P[p.FANXING] == 1, counts, hist, rows, time.perf_counter() - t0, th)
+
+
+def _valid_rows(s_out: np.ndarray, sizes: np.ndarray, k: int) -> np.ndarray:
+    keep = np.arange(k)[None, :] < sizes[:, None]
+    return s_out[keep]
+
+
+def _rows_frame(samples: list[np.ndarray]) -> pl.DataFrame:
+    a = np.concatenate(samples) if samples else np.zeros((0, ko.N_SAMPLE), np.int64)
+    from .cards import card_name
+
+    def nullable(col: np.ndarray) -> pl.Series:
+        return pl.Series(col, dtype=pl.Int64).set(pl.Series(col < 0), None) if len(col) else \
+            pl.Series([], dtype=pl.Int64)
+
+    return pl.DataFrame({
+        "deal": a[:, ko.S_DEAL],
+        "liangzhang": [card_name(int(x)) for x in a[:, ko.S_LIANGZHANG]],
+        "tianhu": [_TIANHU[int(x)] for x in a[:, ko.S_TIANHU]],
+        "dealer_huxi": nullable(a[:, ko.S_DEALER_HUXI]),
+        "dihu_seat": nullable(a[:, ko.S_DIHU_SEAT]),
+        "fanxing": nullable(a[:, ko.S_FANXING]),
+    }, schema={"deal": pl.Int64, "liangzhang": pl.String, "tianhu": pl.String,
+               "dealer_huxi": pl.Int64, "dihu_seat": pl.Int64, "fanxing": pl.Int64})
