@@ -15,7 +15,10 @@ def write_parquet(df: pl.DataFrame, path: str | os.PathLike, metadata: dict[str,
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"cannot write {path}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=".zipai-", suffix=".parquet.tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".zipai-", suffix=".parquet.tmp", dir=folder)
+    except OSError as exc:
+        raise OSError(f"cannot write {path}: {exc.strerror or exc}") from None
     os.close(fd)
     try:
         df.write_parquet(tmp, metadata=metadata)

@@ -26,7 +26,7 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -177,6 +177,7 @@ _POINT_SLOTS = (  # [points] knob → its small and big params index
     ("ti", P.TI_SMALL, P.TI_BIG), ("yi_er_san", P.YIERSAN_SMALL, P.YIERSAN_BIG),
     ("er_qi_shi", P.ERQISHI_SMALL, P.ERQISHI_BIG),
 )
+_SECTION = {"kind": "section"}  # field metadata of a Variant's rule sections
 _SECTIONS = {"layout": Layout, "points": Points, "win": Win, "deal": Deal,
              "fanxing": Fanxing, "settle": Settle, "mingtang": Mingtang}
 
@@ -196,17 +197,17 @@ class Variant:
     region: str = _k("str")
     sources: tuple[str, ...] = _k("strs")
     description: str = _k("str")
-    layout: Layout = _k("section")
-    points: Points = _k("section")
-    win: Win = _k("section")
-    deal: Deal = _k("section")
-    fanxing: Fanxing = _k("section")
-    settle: Settle = _k("section")
-    mingtang: Mingtang = _k("section")
+    layout: Layout = field(metadata=_SECTION)
+    points: Points = field(metadata=_SECTION)
+    win: Win = field(metadata=_SECTION)
+    deal: Deal = field(metadata=_SECTION)
+    fanxing: Fanxing = field(metadata=_SECTION)
+    settle: Settle = field(metadata=_SECTION)
+    mingtang: Mingtang = field(metadata=_SECTION)
     path: Path | None = field(default=None, compare=False)
     rules_hash: str = ""
 
-    @property
+    @cached_property
     def params(self) -> tuple[int, ...]:
         """The integer tuple the numba kernels receive, length ``params.N_PARAMS``.
 
@@ -368,13 +369,13 @@ def _check_together(v: Variant, where: str) -> None:
     lay, o, fangpao = v.layout, v.layout.other_cards, _show(v.settle.fangpao)
     total = lay.dealer_cards + (lay.players - 1) * o + lay.stock
     checks = (
-        (lay.dealer_cards != o + 1, f"[layout].dealer_cards must be other_cards + 1 = {o + 1} "
-                                    f"(the 亮张, RULES.md §2), got {lay.dealer_cards}"),
-        (total != DECK_SIZE, f"[layout] must deal {DECK_SIZE} cards: dealer_cards + (players − 1)"
-                             f" × other_cards + stock = {lay.dealer_cards} + {lay.players - 1} × "
-                             f"{o} + {lay.stock} = {total}"),
-        (lay.sitter and lay.players != 3, "[layout].sitter = true needs players = 3 (the sitter "
-                                          f"is the 4th seat, RULES.md §2), got {lay.players}"),
+        (lay.dealer_cards != o + 1, (f"[layout].dealer_cards must be other_cards + 1 = {o + 1}"
+                                     f" (the 亮张, RULES.md §2), got {lay.dealer_cards}")),
+        (total != DECK_SIZE, (f"[layout] must deal {DECK_SIZE} cards: dealer_cards + (players − 1)"
+                              f" × other_cards + stock = {lay.dealer_cards} + {lay.players - 1} × "
+                              f"{o} + {lay.stock} = {total}")),
+        (lay.sitter and lay.players != 3, ("[layout].sitter = true needs players = 3 (the sitter "
+                                           f"is the 4th seat, RULES.md §2), got {lay.players}")),
         (v.deal.wukan_scope == "liangzhang" and not v.deal.wukan,
          '[deal].wukan_scope = "liangzhang" needs [deal].wukan > 0'),
         (v.win.discard_win and fangpao == '"none"',
@@ -417,13 +418,13 @@ def _parse(text: str, where: str) -> dict[str, Any]:
         raise VariantError(f"{where}: not valid TOML: {exc}") from None
 
 
-@lru_cache(maxsize=1)
+@cache
 def _shipped() -> dict[str, Any]:
     folder = resources.files("zipai_sim") / "rules"
     return {r.name.removesuffix(".toml"): r for r in folder.iterdir() if r.name.endswith(".toml")}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_shipped(key: str) -> Variant:
     res = _shipped()[key]
     v = _from_data(_parse(res.read_text(encoding="utf-8"), res.name), res.name, Path(str(res)))
