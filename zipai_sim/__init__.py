@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 from .cards import CardError, format_hand, parse_hand  # noqa: E402
 from .dealing import Deal, deal  # noqa: E402
 from .evaluate import Explanation, evaluate_opening, explain, waits  # noqa: E402
-from .simulate import SimResult, simulate_deals  # noqa: E402
+from .simulate import SimResult, score_decks, simulate_deals  # noqa: E402
 from .variants import Variant, VariantError, list_variants, load_variant  # noqa: E402
 
 
@@ -34,4 +34,4 @@ def warmup() -> None:
 
 __all__ = ["CardError", "Deal", "Explanation", "SimResult", "Variant", "VariantError", "deal",
            "evaluate_opening", "explain", "format_hand", "list_variants", "load_variant",
-           "parse_hand", "simulate_deals", "waits", "warmup", "__version__"]
+           "parse_hand", "score_decks", "simulate_deals", "waits", "warmup", "__version__"]

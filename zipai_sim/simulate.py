@@ -227,3 +227,33 @@ def _rows_frame(samples: list[np.ndarray]) -> pl.DataFrame:
         "fanxing": nullable(a[:, ko.S_FANXING]),
     }, schema={"deal": pl.Int64, "liangzhang": pl.String, "tianhu": pl.String,
                "dealer_huxi": pl.Int64, "dihu_seat": pl.Int64, "fanxing": pl.Int64})
+
+
+def score_decks(decks: np.ndarray, variant: str | os.PathLike | Variant) -> pl.DataFrame:
+    """Score given deals at the deal, as ``simulate_deals`` does: stacked decks for scenarios.
+
+    decks: ``int[n, 80]`` card kinds (0..19) in deal order (seat ``s`` gets ``deck[s*H:(s+1)*H]``,
+    the 亮张 is ``deck[S*H]``, the stock follows; ``zipai_sim.kernels.deal``). Returns one row per
+    deck: ``deal, liangzhang, tianhu ("", "complete", "santi", "wukan"), dealer_huxi, dihu_seat,
+    fanxing`` (nulls where not applicable). Raises ValueError when a row is not a full deck
+    (each kind exactly four times).
+    """
+    v = load_variant(variant)
+    d = np.asarray(decks)
+    if d.ndim == 1:
+        d = d[None, :]
+    if d.ndim != 2 or d.shape[1] != 80:
+        raise ValueError(f"decks must have shape (n, 80), got {d.shape}")
+    if not np.issubdtype(d.dtype, np.integer):
+        raise ValueError(f"decks must hold integer card kinds, got dtype {d.dtype}")
+    if d.size and (d.min() < 0 or d.max() > 19):
+        raise ValueError("decks must hold card kinds 0..19")
+    d = np.ascontiguousarray(d, dtype=np.int8)
+    for i, row in enumerate(d):
+        if (np.bincount(row, minlength=20) != 4).any():
+            raise ValueError(f"decks row {i} is not a full deck: each of the 20 kinds must "
+                             f"appear exactly 4 times")
+    out = np.zeros((d.shape[0], ko.N_SAMPLE), np.int64)
+    if d.shape[0]:
+        ko.analyze_decks(d, v.params, out)
+    return _rows_frame([out])

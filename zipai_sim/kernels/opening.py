@@ -93,16 +93,15 @@ def fanxing_value(cards, win_card, stock_src, pos, end, P):
 
 
 @njit(cache=True)
-def analyze_deal(deck, state, P, hands, win, free, seat, counts, hist, sample):
+def analyze_deal(deck, shuffled, state, P, hands, win, free, seat, counts, hist, sample):
     """Score one dealt deck: adds to ``counts: int64[N_COUNTS]`` and ``hist: int64[HIST]``, and
-    fills ``sample: int64[N_SAMPLE]``. ``deck`` holds the hands already; stock positions beyond
-    them are shuffled on demand with ``state`` so the cards match a full shuffle. ``seat:
+    fills ``sample: int64[N_SAMPLE]``. ``deck[:shuffled]`` is final; later stock positions are
+    shuffled on demand with ``state``, so the cards match a full shuffle. ``seat:
     int64[3, MAX_SEATS]`` is scratch (地胡 still possible, 提, 坎 per seat)."""
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     lz_pos = seats * h
     lz = deck[lz_pos]
-    shuffled = lz_pos + 1  # deck[:shuffled] are final
     pos = lz_pos + 1  # next stock card to draw
     counts[C_N] += 1
     sample[S_LIANGZHANG] = lz
@@ -229,7 +228,7 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
             fresh_deck(deck)
             state = shuffle_steps(deck, 0, need, deal_state(keys[c], j))
             hands_from_deck(deck, P, hands)
-            analyze_deal(deck, state, P, hands, win, free, seat, counts, hist, sample)
+            analyze_deal(deck, need, state, P, hands, win, free, seat, counts, hist, sample)
             if j < n_sample:
                 sample[S_DEAL] = j
                 for t in range(N_SAMPLE):
@@ -245,3 +244,23 @@ def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
         free = np.empty(WORK, np.int8)
         huxi_out[i] = eval_hand(counts[i], -1, 1, 0, 0, P, free)
         instant_out[i] = instant_shape(counts[i], P, is_dealer, lz[i])
+
+
+@njit(cache=True)
+def analyze_decks(decks, P, samples_out):
+    """Score given dealt decks ``int8[n, 80]`` (card kinds in deal order) one by one into
+    ``samples_out: int64[n, N_SAMPLE]``; the decks are used as they are (no shuffling)."""
+    counts = np.zeros(N_COUNTS, np.int64)
+    hist = np.zeros(HIST, np.int64)
+    hands = np.zeros((MAX_SEATS, 20), np.int8)
+    win = np.zeros(20, np.int8)
+    free = np.zeros(WORK, np.int8)
+    seat = np.zeros((3, MAX_SEATS), np.int64)
+    sample = np.zeros(N_SAMPLE, np.int64)
+    deck = np.empty(DECK, np.int8)
+    for j in range(decks.shape[0]):
+        deck[:] = decks[j]
+        hands_from_deck(deck, P, hands)
+        analyze_deal(deck, DECK, np.uint64(0), P, hands, win, free, seat, counts, hist, sample)
+        sample[S_DEAL] = j
+        samples_out[j, :] = sample

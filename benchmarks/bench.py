@@ -1,0 +1,282 @@
+"""Speed benchmarks for zipai_sim: kernels against the bare shuffle and the pure-Python reference.
+
+Run ``uv run python benchmarks/bench.py [--quick]`` from the repository root. Prints a table and
+writes ``benchmarks/RESULTS.md`` and ``benchmarks/results.json``. Speed is measured here, never in
+the tests. Every kernel is compiled (``zipai_sim.warmup()`` plus one small untimed call) before
+timing; each item is the best of three ``time.perf_counter`` repeats, and every ratio compares two
+rates measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import zipai_sim as zs
+from zipai_sim import params as zp
+from zipai_sim import reference as ref
+from zipai_sim.chunks import chunk_keys, chunk_sizes, n_chunks
+from zipai_sim.kernels import deal as kdeal
+from zipai_sim.kernels import hand as khand
+from zipai_sim.kernels import opening as kopen
+
+HERE = Path(__file__).resolve().parent
+VARIANT = "guangxi-81"
+CHUNK = 65536
+SEED = 1
+REPEATS = 3
+THREADS = (1, 2)
+EVAL_TARGET_PER_CORE = 8e6  # issue: ≥ 8 M random dealer hands/s per core
+SIM_TARGET_2T = 5e6  # issue: ≥ 5 M deals/s with 2 threads
+SIZES = {  # items per timed call
+    "default": dict(floor=8_000_000, deal=2_000_000, evals=2_000_000, pool=3_000_000,
+                    waits=100_000, sim=4_000_000, variant_sim=4_000_000, ref_random=2000,
+                    ref_complete=500, ref_waits=200, ref_sim=2000),
+    "quick": dict(floor=2_000_000, deal=500_000, evals=500_000, pool=1_000_000,
+                  waits=20_000, sim=500_000, variant_sim=500_000, ref_random=300,
+                  ref_complete=100, ref_waits=30, ref_sim=300),
+}
+
+
+@numba.njit(parallel=True)
+def waits_loop(hands, P):
+    """``khand.waits`` on every row of ``hands: int8[n, 20]`` inside one jitted loop (so no
+    Python call overhead); returns a checksum so the work cannot be dropped."""
+    acc = 0
+    for i in numba.prange(hands.shape[0]):
+        out = np.empty((20, 2), np.int64)
+        khand.waits(hands[i], 0, 0, P, out)
+        acc += out[:, 0].max()
+    return acc
+
+
+def best_seconds(fn, threads: int = 1) -> float:
+    """Best wall time of ``REPEATS`` calls of ``fn()`` with numba on ``threads`` threads."""
+    numba.set_num_threads(threads)
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+class Bench:
+    """Collects rows; ratios are filled in at the end from rates of the same run."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict] = []
+        self.rates: dict[tuple[str, int], float] = {}
+
+    def time(self, item: str, n: int, fn, threads: int = 1, floor: bool = False,
+             ref_item: str | None = None, target: float | None = None,
+             target_text: str = "") -> float:
+        """Time ``fn`` (``n`` items per call), print a line, and keep the row; returns the rate.
+        ``floor``: report the ratio to the shuffle floor at the same thread count;
+        ``ref_item``: the reference row (1 thread) to compare with."""
+        s = best_seconds(fn, threads)
+        rate = n / s
+        self.rates[(item, threads)] = rate
+        self.rows.append(dict(item=item, threads=threads, n=n, seconds=s, rate=rate,
+                              floor=floor, ref_item=ref_item, target=target,
+                              target_text=target_text))
+        print(f"  {item:<48} {threads}t  {rate:>14,.0f} /s  ({s:.3f} s)", flush=True)
+        return rate
+
+    def finish(self) -> list[dict]:
+        """Resolve ratios and target checks into plain JSON-able rows."""
+        out = []
+        for r in self.rows:
+            f = self.rates.get(("shuffle floor", r["threads"])) if r["floor"] else None
+            rr = self.rates.get((r["ref_item"], 1)) if r["ref_item"] else None
+            t = r["target"]
+            out.append(dict(item=r["item"], threads=r["threads"], n=r["n"],
+                            seconds=round(r["seconds"], 6), rate=round(r["rate"], 1),
+                            ratio_to_floor=None if f is None else round(r["rate"] / f, 4),
+                            ratio_to_reference=None if rr is None else round(r["rate"] / rr, 1),
+                            target=r["target_text"] or None,
+                            met=None if t is None else bool(r["rate"] >= t)))
+        return out
+
+
+def bench_deal(b: Bench, sz: dict, P: tuple) -> None:
+    """Items 1–2: the bare shuffle floor, ``deal()``, and the deal kernel alone (no allocation)."""
+    n = sz["floor"]
+    m = n_chunks(n, CHUNK)
+    keys, sizes = chunk_keys(SEED, 0, m), chunk_sizes(n, CHUNK, 0, m)
+    nd = sz["deal"]
+    md = n_chunks(nd, CHUNK)
+    dkeys, dsizes = chunk_keys(SEED, 0, md), chunk_sizes(nd, CHUNK, 0, md)
+    starts = np.arange(md, dtype=np.int64) * CHUNK
+    hands = np.zeros((nd, P[zp.SEATS], 20), np.int8)
+    stock = np.zeros((nd, P[zp.STOCK_LEN]), np.int8)
+    lz = np.zeros(nd, np.int8)
+    for t in THREADS:
+        b.time("shuffle floor", n, lambda: kdeal.shuffle_floor(keys, sizes), t, floor=True)
+    for t in THREADS:
+        b.time(f"deal({VARIANT})", nd, lambda: zs.deal(nd, VARIANT, SEED), t, floor=True)
+    for t in THREADS:
+        b.time("deal kernel only (outputs preallocated)", nd,
+               lambda: kdeal.deal_chunks(dkeys, dsizes, starts, P, hands, stock, lz), t,
+               floor=True)
+
+
+def bench_evaluate(b: Bench, sz: dict, P: tuple) -> None:
+    """Items 3–4: opening evaluations of random and of complete dealer hands, kernel and
+    reference."""
+    n = sz["evals"]
+    # contiguous copy of hands[:, 0]: the layout evaluate_opening passes (a strided view would
+    # compile a second specialisation that warmup() does not cover)
+    rand = np.ascontiguousarray(zs.deal(n, VARIANT, SEED).hands[:, 0])
+    pool = np.ascontiguousarray(zs.deal(sz["pool"], VARIANT, SEED).hands[:, 0])
+    lz, huxi, inst = np.full(n, -1, np.int64), np.empty(n, np.int64), np.empty(n, np.int8)
+    ph = np.empty(len(pool), np.int64)
+    kopen.evaluate_batch(pool, np.full(len(pool), -1, np.int64), 1, P, ph,
+                         np.empty(len(pool), np.int8))
+    complete = pool[ph >= 0]
+    print(f"  ({len(complete)} complete hands among {len(pool):,} random dealer hands, "
+          f"tiled to {n:,})")
+    tiled = np.ascontiguousarray(complete[np.arange(n) % len(complete)])
+    per_core = f"≥ {EVAL_TARGET_PER_CORE / 1e6:g} M/s per core"
+    for t in THREADS:
+        b.time("evaluate_batch, random dealer hands", n,
+               lambda: kopen.evaluate_batch(rand, lz, 1, P, huxi, inst), t,
+               ref_item="reference.best, random dealer hands",
+               target=EVAL_TARGET_PER_CORE * t, target_text=per_core)
+    for t in THREADS:
+        b.time("evaluate_batch, complete dealer hands", n,
+               lambda: kopen.evaluate_batch(tiled, lz, 1, P, huxi, inst), t,
+               ref_item="reference.best, complete dealer hands")
+    r_rand = [h.tolist() for h in rand[:sz["ref_random"]]]
+    r_comp = [h.tolist() for h in tiled[:sz["ref_complete"]]]
+    b.time("reference.best, random dealer hands", len(r_rand),
+           lambda: [ref.best(h, P) for h in r_rand])
+    b.time("reference.best, complete dealer hands", len(r_comp),
+           lambda: [ref.best(h, P) for h in r_comp])
+
+
+def bench_waits(b: Bench, sz: dict, P: tuple) -> None:
+    """Item 5: waits tables (20 kinds × own draw / other's card) of 20-card non-dealer hands."""
+    n = sz["waits"]
+    hands = np.ascontiguousarray(zs.deal(n, VARIANT, SEED).hands[:, 1])
+    waits_loop(hands[:10], P)  # compile the script's own loop, untimed
+    for t in THREADS:
+        b.time("hand.waits (jitted loop), non-dealer hands", n, lambda: waits_loop(hands, P), t,
+               ref_item="reference.waits, non-dealer hands")
+    r_hands = [h.tolist() for h in hands[:sz["ref_waits"]]]
+    b.time("reference.waits, non-dealer hands", len(r_hands),
+           lambda: [ref.waits(h, P) for h in r_hands])
+
+
+def bench_simulate(b: Bench, sz: dict, P: tuple) -> None:
+    """Items 6–7: end-to-end ``simulate_deals`` (and per variant on 2 threads) and the reference
+    ``opening_outcome`` on freshly shuffled decks."""
+    n = sz["sim"]
+    target = f"≥ {SIM_TARGET_2T / 1e6:g} M/s on 2 threads"
+    for t in THREADS:
+        b.time(f"simulate_deals({VARIANT})", n,
+               lambda: zs.simulate_deals(VARIANT, n, SEED, threads=t, progress=False), t,
+               floor=True, ref_item="reference.opening_outcome",
+               target=SIM_TARGET_2T if t == 2 else None, target_text=target if t == 2 else "")
+    nv = sz["variant_sim"]
+    for v in zs.list_variants():
+        zs.simulate_deals(v, 1, SEED, threads=2, progress=False)  # loads the variant, untimed
+        b.time(f"simulate_deals, variant {v}", nv,
+               lambda: zs.simulate_deals(v, nv, SEED, threads=2, progress=False), 2,
+               floor=True, target=SIM_TARGET_2T, target_text=target)
+    key = int(chunk_keys(SEED, 0, 1)[0])
+    b.time("reference.opening_outcome", sz["ref_sim"],
+           lambda: [ref.opening_outcome(ref.shuffled_deck(key, j), P)
+                    for j in range(sz["ref_sim"])])
+
+
+def machine() -> dict:
+    """Core count, CPU model, Python / numba / numpy versions and load average."""
+    nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+    cpu = "unknown"
+    with open("/proc/cpuinfo", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return dict(nproc=int(nproc), cpu=cpu, python=platform.python_version(),
+                numba=numba.__version__, numpy=np.__version__, zipai_sim=zs.__version__,
+                numba_threads=numba.config.NUMBA_NUM_THREADS,
+                loadavg_at_start=[round(x, 2) for x in os.getloadavg()])
+
+
+def fmt_table(rows: list[dict]) -> str:
+    """The rows as a markdown table (also readable as plain text)."""
+    head = ["item", "threads", "n", "seconds", "rate (/s)", "ratio to floor",
+            "ratio to reference", "target", "met"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = [r["item"], str(r["threads"]), f"{r['n']:,}", f"{r['seconds']:.3f}",
+                 f"{r['rate']:,.0f}",
+                 "" if r["ratio_to_floor"] is None else f"{r['ratio_to_floor']:.3f}",
+                 "" if r["ratio_to_reference"] is None else f"{r['ratio_to_reference']:,.0f}×",
+                 r["target"] or "", "" if r["met"] is None else ("yes" if r["met"] else "no")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_results(info: dict, command: str, rows: list[dict], table: str) -> None:
+    """Write ``RESULTS.md`` and ``results.json`` next to this script."""
+    md = [f"# zipai_sim benchmarks\n",
+          f"- date: {info['date']}",
+          f"- machine: nproc {info['nproc']}, {info['cpu']}",
+          f"- versions: Python {info['python']}, numba {info['numba']}, numpy {info['numpy']}, "
+          f"zipai_sim {info['zipai_sim']}",
+          f"- load average at start / end: {info['loadavg_at_start']} / {info['loadavg_at_end']}",
+          f"- command: `{command}`",
+          f"- total wall time: {info['total_seconds']:.0f} s\n",
+          "Best of 3 `time.perf_counter` repeats after `zipai_sim.warmup()`. Ratio to floor: "
+          "rate / bare-shuffle rate at the same thread count. Ratio to reference: rate / the "
+          "single-threaded pure-Python `zipai_sim.reference` rate for the same work. "
+          "Random and complete hands are 21-card dealer hands; waits rows count 20-card hands "
+          "(each a full 20-kind × 2 table).\n",
+          table, ""]
+    (HERE / "RESULTS.md").write_text("\n".join(md), encoding="utf-8")
+    (HERE / "results.json").write_text(
+        json.dumps(dict(info, command=command, rows=rows), indent=2, ensure_ascii=False) + "\n",
+        encoding="utf-8")
+
+
+def main() -> None:
+    """Parse arguments, run every item, print the table and write the results."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes (well under a minute)")
+    args = ap.parse_args()
+    mode = "quick" if args.quick else "default"
+    sz = SIZES[mode]
+    command = "uv run python benchmarks/bench.py" + (" --quick" if args.quick else "")
+    info = dict(date=datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+                mode=mode, **machine())
+    t0 = time.perf_counter()
+    zs.warmup()
+    P = zs.load_variant(VARIANT).params
+    b = Bench()
+    for part in (bench_deal, bench_evaluate, bench_waits, bench_simulate):
+        print(part.__doc__.splitlines()[0], flush=True)
+        part(b, sz, P)
+    info["total_seconds"] = time.perf_counter() - t0
+    info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    rows = b.finish()
+    table = fmt_table(rows)
+    print()
+    print(table)
+    write_results(info, command, rows, table)
+    print(f"\nwrote {HERE / 'RESULTS.md'} and {HERE / 'results.json'}")
+
+
+if __name__ == "__main__":
+    main()

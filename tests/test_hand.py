@@ -1,0 +1,166 @@
+"""Hands worked by hand from RULES.md §3, §4, §6 and the §10 examples.
+
+Points (standard table, §4): 碰 1/3, 坎 偎 3/6, 跑 6/9, 提 9/12, 一二三 and 二七十 3/6 (small/big);
+大字牌 碰 by colour: small black 1, small red 3, big black 3, big red 6.
+"""
+
+import pytest
+
+import zipai_sim as zs
+
+V81 = "guangxi-81"  # threshold 15, 抢招和 allowed, 提 count as 坎
+CHANGSHA = "changsha-paohuzi"  # threshold 10, 飘胡, no 抢招和, 提 not counted as 坎
+
+
+def row(hand, variant=V81, **kw):
+    return zs.evaluate_opening(hand, variant, **kw).row(0, named=True)
+
+
+# §10: (hand, complete, 胡息 or None, instant)
+SECTION_10 = [
+    ("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十拾", True, 9, ""),  # 3 + 6; 绞 0
+    ("拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌", True, 18, ""),  # 坎 6+6, 3, 3
+    ("贰贰贰贰 一二三 二七十 四五六 伍陆柒 捌捌八 玖玖", True, 18, ""),  # 提 12 + 3 + 3
+    ("一一二二三三四四七八九十壹贰叁肆肆伍陆柒柒", True, 12, ""),  # best of 0..12
+    ("一二三 一二三 壹贰叁 柒捌玖 二七十 四五六 九九玖", False, None, ""),  # 三 is a locked 坎
+    ("贰贰贰贰 拾拾拾拾 一二三 四五六 七八九 壹叁 伍陆", False, None, ""),  # two 提: 13 free
+    ("三三三 五五五 八八八 壹壹壹 玖玖玖 一二 肆伍 六七", False, None, "wukan"),
+]
+
+
+@pytest.mark.parametrize("hand,complete,huxi,instant", SECTION_10)
+def test_section_10_examples(hand, complete, huxi, instant):
+    r = row(hand)
+    assert r["complete"] is complete
+    assert r["huxi"] == huxi
+    assert r["instant"] == instant
+    assert zs.explain(hand, V81).huxi == (huxi if complete else -1)
+
+
+def test_section_10_wins_against_threshold_15():
+    assert [row(h)["win"] for h, *_ in SECTION_10] == [False, True, True, False, False, False, True]
+
+
+def test_big_runs_and_both_erqishi_score():
+    # 壹贰叁 6 + 贰柒拾 6 + 一二三 3 + 二七十 3 + 肆伍陆, 四五六, 七八九 0 = 18
+    r = row("壹贰叁 贰柒拾 肆伍陆 一二三 二七十 四五六 七八九")
+    assert (r["complete"], r["huxi"]) == (True, 18)
+
+
+def test_ti_needs_exactly_one_pair():
+    # 提 四 (9) + 一二三 3 + 五六七 + 壹贰叁 6 + 肆伍陆 + 柒捌玖 + pair 拾拾 = 18
+    assert row("四四四四 一二三 五六七 壹贰叁 肆伍陆 柒捌玖 拾拾")["huxi"] == 18
+    # no four-card group: a pair is not allowed (20 cards = six groups + 十十)
+    assert row("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十")["complete"] is False
+    # a 提 with 16 free cards: 16 - 2 is not a multiple of 3
+    assert row("四四四四 一二三 五六七 壹贰叁 肆伍陆 柒捌玖 拾")["complete"] is False
+
+
+def test_jiao_both_ways_score_nothing():
+    # 绞 五五伍 and 陆陆六 0; 一二三 3; 壹贰叁 6; 七八九, 柒捌玖, 贰叁肆 0 (one 壹: one 壹贰叁)
+    r = row("五五伍 陆陆六 一二三 七八九 壹贰叁 柒捌玖 贰叁肆")
+    assert (r["complete"], r["huxi"]) == (True, 3 + 6)
+
+
+H20 = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"  # 9 胡息 in runs, a pair of 十
+
+
+def test_incoming_pair_makes_peng_or_wei():
+    # from another player: 碰 十十十, small 碰 = 1 -> 3 + 6 + 1
+    assert zs.explain(H20, V81, incoming="十", source="other").huxi == 10
+    # own draw: 偎 (forced), small = 3 -> 12
+    assert zs.explain(H20, V81, incoming="十", source="self").huxi == 12
+    # 十十拾 绞 scores nothing
+    assert zs.explain(H20, V81, incoming="拾", source="other").huxi == 9
+
+
+def test_dazipai_red_peng_scores_by_colour():
+    # 大字牌 油 table: small red 碰 (十) = 3 -> 3 + 6 + 3
+    assert zs.explain(H20, "guangxi-dazipai", incoming="十", source="other").huxi == 12
+
+
+H_KAN_PAO = "五五五 一二三 七八九 壹贰叁 肆伍陆 柒捌玖 拾拾"
+
+
+def test_kan_with_incoming_makes_pao_or_ti_and_owes_the_pair():
+    # another's 五: 跑 small 6, the pair 拾拾 is now owed: 6 + 3 + 6 = 15
+    e = zs.explain(H_KAN_PAO, V81, incoming="五", source="other")
+    assert (e.huxi, e.win) == (15, True)
+    assert ("pao", "五五五五", 6) in e.groups
+    # own draw: 提 small 9 -> 18
+    assert zs.explain(H_KAN_PAO, V81, incoming="五", source="self").huxi == 18
+
+
+H_QIANGZHAO = "三三三 一二 四五六 七八九 壹贰叁 肆伍陆 柒捌玖"
+
+
+def test_qiangzhao_keeps_the_kan_only_where_allowed():
+    # 跑 would owe a pair (一二 is none); keeping the 坎 and taking 一二三: 3 + 3 + 6 = 12
+    assert zs.explain(H_QIANGZHAO, V81, incoming="三", source="other").huxi == 12
+    assert zs.explain(H_QIANGZHAO, CHANGSHA, incoming="三", source="other").huxi == -1
+    # own draw: 提 is forced, and the 17 free cards hold no pair
+    assert zs.explain(H_QIANGZHAO, V81, incoming="三", source="self").huxi == -1
+
+
+def test_wukan_counting_ti_is_a_knob():
+    hand = "一一一一 二二二二 三三三 四四四 五五五 六七八九"  # 2 提 + 3 坎
+    assert row(hand, V81)["instant"] == "wukan"  # 桂林: 提 count as 坎
+    assert row(hand, CHANGSHA)["instant"] == ""
+
+
+def test_santi_and_liuhu_has_no_instant_wins():
+    assert row("一一一一 二二二二 三三三三 四五六 七八九 壹贰叁", V81)["instant"] == "santi"
+    r = row("一一一一 二二二二 三三三三 四五六", "liuhu-dao")
+    assert (r["instant"], r["win"]) == ("", False)
+
+
+def test_hengyang_wukan_needs_the_liangzhang_to_make_the_fifth_kan():
+    hand = SECTION_10[6][0]  # five 坎: 三 五 八 壹 玖
+    hy = "hunan-hengyang"
+    assert row(hand, hy, liangzhang="三")["instant"] == "wukan"
+    assert row(hand, hy, liangzhang="一")["instant"] == ""
+    assert row(hand, hy)["instant"] == ""  # 亮张 unknown
+    assert row(hand, hy, liangzhang="三", dealer=False)["instant"] == ""
+
+
+def test_piaohu_zero_huxi_wins_only_in_changsha():
+    hand = "四五六 七八九 肆伍陆 柒捌玖 三四五 六七八 叁肆伍"  # no scoring group possible
+    assert row(hand, CHANGSHA) == {"complete": True, "huxi": 0, "ti": 0, "kan": 0,
+                                   "instant": "", "win": True}
+    assert row(hand, V81)["win"] is False
+
+
+def test_waits_of_a_twenty_card_hand():
+    w = zs.waits(H20, V81)
+    by = {r["card"]: r for r in w.iter_rows(named=True)}
+    assert (by["十"]["huxi_self"], by["十"]["huxi_other"]) == (12, 10)
+    assert (by["拾"]["huxi_self"], by["拾"]["huxi_other"]) == (9, 9)
+
+
+def test_explain_lists_groups_with_their_huxi():
+    e = zs.explain(SECTION_10[2][0], V81)
+    assert ("ti", "贰贰贰贰", 12) in e.groups and ("jiang", "玖玖", 0) in e.groups
+    assert sum(g[2] for g in e.groups) == e.huxi == 18
+    assert "18 胡息" in str(e)
+
+
+def test_batch_rows_match_single_rows():
+    hands = [zs.parse_hand(h) for h, *_ in SECTION_10]
+    import numpy as np
+
+    df = zs.evaluate_opening(np.stack(hands), V81)
+    assert df["huxi"].to_list() == [r[2] for r in SECTION_10]
+
+
+@pytest.mark.parametrize("bad,match", [
+    ("三三三三三", "5 copies of 三"),
+    ("一二x", "'x' at position 2"),
+])
+def test_bad_hands_are_named(bad, match):
+    with pytest.raises(zs.CardError, match=match):
+        zs.evaluate_opening(bad, V81)
+
+
+def test_incoming_fifth_copy_is_refused():
+    with pytest.raises(zs.CardError, match="fifth"):
+        zs.explain("一一一一 二三", V81, incoming="一")
