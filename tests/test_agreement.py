@@ -5,12 +5,11 @@ import random
 
 import numpy as np
 import pytest
+from _gen import complete_hands, random_hands
 
 import zipai_sim as zs
 from zipai_sim import reference as ref
 from zipai_sim.chunks import chunk_keys
-
-from _gen import complete_hands, random_hands
 
 VARIANTS = zs.list_variants()
 

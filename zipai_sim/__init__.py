@@ -11,11 +11,11 @@ Importing the package compiles nothing; ``warmup()`` compiles every kernel (cach
 
 __version__ = "0.1.0"
 
-from .cards import CardError, format_hand, parse_hand  # noqa: E402
-from .dealing import Deal, deal  # noqa: E402
-from .evaluate import Explanation, evaluate_opening, explain, waits  # noqa: E402
-from .simulate import SimResult, score_decks, simulate_deals  # noqa: E402
-from .variants import Variant, VariantError, list_variants, load_variant  # noqa: E402
+from .cards import CardError, format_hand, parse_hand
+from .dealing import Deal, deal
+from .evaluate import Explanation, evaluate_opening, explain, waits
+from .simulate import SimResult, score_decks, simulate_deals
+from .variants import Variant, VariantError, list_variants, load_variant
 
 
 def warmup() -> None:
@@ -25,13 +25,31 @@ def warmup() -> None:
     evaluate_opening("一二三", "guangxi-81")
     waits("一二三", "guangxi-81")
     explain("一二三", "guangxi-81")
-    from .kernels import deal as _kd
-    from .chunks import chunk_keys
     import numpy as _np
+
+    from .chunks import chunk_keys
+    from .kernels import deal as _kd
 
     _kd.shuffle_floor(chunk_keys(0, 0, 1), _np.ones(1, _np.int64))
 
 
-__all__ = ["CardError", "Deal", "Explanation", "SimResult", "Variant", "VariantError", "deal",
-           "evaluate_opening", "explain", "format_hand", "list_variants", "load_variant",
-           "parse_hand", "score_decks", "simulate_deals", "waits", "warmup", "__version__"]
+__all__ = [
+    "CardError",
+    "Deal",
+    "Explanation",
+    "SimResult",
+    "Variant",
+    "VariantError",
+    "__version__",
+    "deal",
+    "evaluate_opening",
+    "explain",
+    "format_hand",
+    "list_variants",
+    "load_variant",
+    "parse_hand",
+    "score_decks",
+    "simulate_deals",
+    "waits",
+    "warmup",
+]

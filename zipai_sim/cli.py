@@ -118,12 +118,17 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def _doc(f: object) -> str:
+    """A command's docstring as argparse help text (argparse %-formats help strings)."""
+    return (getattr(f, "__doc__", "") or "").replace("%", "%%")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``zipai-sim``."""
     ap = _Parser(prog="zipai-sim",
                  description="Monte Carlo toolkit for 字牌 (zipai): deals, 胡息 and rule variants.")
     sub = ap.add_subparsers(dest="command", parser_class=_Parser)
-    sim = sub.add_parser("simulate", help=cmd_simulate.__doc__, description=cmd_simulate.__doc__)
+    sim = sub.add_parser("simulate", help=_doc(cmd_simulate), description=_doc(cmd_simulate))
     sim.add_argument("--variant", default="guangxi-81", help="variant key or path to a TOML file "
                      "(default: %(default)s)")
     sim.add_argument("--deals", type=int, default=2_000_000, help="number of deals "
@@ -139,14 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--sample-rows", type=int, default=0,
                      help="keep this many per-deal rows per chunk, written to OUT.rows.parquet")
     sim.set_defaults(func=cmd_simulate)
-    hd = sub.add_parser("hand", help=cmd_hand.__doc__, description=cmd_hand.__doc__)
+    hd = sub.add_parser("hand", help=_doc(cmd_hand), description=_doc(cmd_hand))
     hd.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
     hd.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
     hd.add_argument("--incoming", default=None, help="an incoming card, e.g. 十 or s10")
     hd.add_argument("--source", choices=("self", "other"), default="self",
                     help="where the incoming card comes from (default: %(default)s)")
     hd.set_defaults(func=cmd_hand)
-    va = sub.add_parser("variants", help=cmd_variants.__doc__, description=cmd_variants.__doc__)
+    va = sub.add_parser("variants", help=_doc(cmd_variants), description=_doc(cmd_variants))
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")
     va.set_defaults(func=cmd_variants)

@@ -7,8 +7,7 @@ import os
 import numpy as np
 
 from . import params as p
-from .chunks import (check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes,
-                     n_chunks)
+from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from .kernels import deal as kdeal
 from .variants import Variant, load_variant
 
@@ -25,7 +24,7 @@ class Deal(tuple):
     stock: np.ndarray
     liangzhang: np.ndarray
 
-    def __new__(cls, hands: np.ndarray, stock: np.ndarray, liangzhang: np.ndarray) -> "Deal":
+    def __new__(cls, hands: np.ndarray, stock: np.ndarray, liangzhang: np.ndarray) -> Deal:
         self = super().__new__(cls, (hands, stock))
         self.hands, self.stock, self.liangzhang = hands, stock, liangzhang
         return self

@@ -133,16 +133,9 @@ def explain(hand: HandLike, variant: str | os.PathLike | Variant, incoming: int 
     """Best decomposition of ``hand`` (``int8[20]`` or text), optionally with an ``incoming`` card
     from ``source`` "self" (own draw) or "other" (another player's card), per RULES.md §6.
 
-    >>> print(explain("贰贰贰贰 一二三 二七十 四五六 伍陆柒 捌捌八 玖玖", "guangxi-81"))
-    贰贰贰贰一二三二七十四五六伍陆柒捌捌八玖玖: complete, 18 胡息
-      提    贰贰贰贰         12
-      将    玖玖           0
-      顺    一二三            3
-      二七十  二七十            3
-      顺    四五六            0
-      绞    八捌捌            0
-      顺    伍陆柒            0
-    win: yes (threshold 15 胡息)
+    >>> e = explain("贰贰贰贰 一二三 二七十 四五六 伍陆柒 捌捌八 玖玖", "guangxi-81")
+    >>> e.huxi, e.groups[0], e.win
+    (18, ('ti', '贰贰贰贰', 12), True)
 
     Raises CardError for a bad hand or card, ValueError for a bad source.
     """
@@ -155,7 +148,7 @@ def explain(hand: HandLike, variant: str | os.PathLike | Variant, incoming: int 
     inc = _card(incoming, c, "incoming")
     P = v.params
     huxi, groups = ref.best(c, P, inc, source == "self")
-    work = np.zeros(khand.WORK, np.int8)
+    work = np.zeros(khand.WORK, np.int64)
     kern = khand.eval_hand(c, inc, 1 if source == "self" else 0, 0, 0, P, work)
     if kern != huxi:  # the kernel and its reference twin must agree; tests guard this
         raise AssertionError(f"kernel {kern} != reference {huxi} for {format_hand(c)}")
@@ -182,8 +175,9 @@ def waits(hand: HandLike, variant: str | os.PathLike | Variant, table_huxi: int 
     draw) and ``huxi_other`` (as another player's card; Int64, null when that way does not
     complete), ``win_self``/``win_other`` (reaches the threshold). RULES.md §6.
 
-    >>> waits("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十拾", "guangxi-81")["card"].to_list()
-    ['十', '拾']
+    >>> w = waits("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十", "guangxi-81")
+    >>> w.select("card", "huxi_self", "huxi_other").rows()
+    [('二', 12, 12), ('十', 12, 10), ('拾', 9, 9)]
     """
     v = load_variant(variant)
     c = as_counts(hand)

@@ -24,19 +24,23 @@ def mix64(z: int) -> int:
 
 
 class Stream:
-    """The per-deal splitmix64 stream and exact bounded integers (Lemire, 32-bit)."""
+    """The per-deal splitmix64 stream, read as 32-bit halves (high half first), and exact
+    bounded integers by Lemire's rejection rule."""
 
     def __init__(self, chunk_key: int, j: int):
         self.state = mix64((chunk_key + GOLDEN * (j + 1)) & MASK64)
+        self.halves: list[int] = []
 
-    def u64(self) -> int:
-        self.state = (self.state + GOLDEN) & MASK64
-        return mix64(self.state)
+    def u32(self) -> int:
+        if not self.halves:
+            self.state = (self.state + GOLDEN) & MASK64
+            r = mix64(self.state)
+            self.halves = [r & 0xFFFFFFFF, r >> 32]  # popped from the end: high first
+        return self.halves.pop()
 
     def below(self, m: int) -> int:
         while True:
-            x = self.u64() >> 32
-            prod = x * m
+            prod = self.u32() * m
             if (prod & 0xFFFFFFFF) >= (1 << 32) % m:
                 return prod >> 32
 

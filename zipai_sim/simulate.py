@@ -20,8 +20,7 @@ from tqdm.auto import tqdm
 
 from . import __version__
 from . import params as p
-from .chunks import (check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes,
-                     n_chunks)
+from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from .kernels import opening as ko
 from .stats import mean_se, wilson
 from .variants import Variant, load_variant
@@ -90,7 +89,7 @@ class SimResult:
         write_parquet(self.summary, path, self.metadata)
         if rows and self.rows is not None:
             base = os.fspath(path)
-            stem = base[:-8] if base.endswith(".parquet") else base
+            stem = base.removesuffix(".parquet")
             write_parquet(self.rows, stem + ".rows.parquet", self.metadata)
 
 

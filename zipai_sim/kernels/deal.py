@@ -16,6 +16,7 @@ from .rng import bounded, deal_state
 
 N_KINDS = 20
 DECK = 80
+NO_SPARE = np.uint64(0)
 
 
 @njit(cache=True)
@@ -26,15 +27,17 @@ def fresh_deck(deck):
 
 
 @njit(cache=True)
-def shuffle_steps(deck, start, stop, state):
-    """Run Fisher–Yates steps ``start..stop-1`` on ``deck: int8[80]``; returns the new state."""
+def shuffle_steps(deck, start, stop, state, spare, have):
+    """Run Fisher–Yates steps ``start..stop-1`` on ``deck: int8[80]``; takes and returns the
+    stream ``(state, spare, have)`` (``zipai_sim.kernels.rng.bounded``). A deal's stream starts
+    as ``(deal_state(key, j), 0, 0)``."""
     for i in range(start, stop):
-        state, r = bounded(state, DECK - i)
+        state, spare, have, r = bounded(state, spare, have, DECK - i)
         j = i + r
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    return state
+    return state, spare, have
 
 
 @njit(cache=True)
@@ -66,7 +69,7 @@ def deal_chunks(keys, sizes, starts, P, hands_out, stock_out, lz_out):
         for j in range(sizes[c]):
             row = starts[c] + j
             fresh_deck(deck)
-            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j))
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j), NO_SPARE, 0)
             hands_from_deck(deck, P, hands_out[row])
             lz_out[row] = deck[seats * h]
             for t in range(stock_len):
@@ -83,7 +86,7 @@ def shuffle_floor(keys, sizes):
         acc = 0
         for j in range(sizes[c]):
             fresh_deck(deck)
-            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j))
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j), NO_SPARE, 0)
             acc += deck[0]
         total[c] = acc
     return total.sum()

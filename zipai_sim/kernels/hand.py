@@ -15,106 +15,104 @@ import numpy as np
 from numba import njit
 
 from .. import params as p
+from .packed import LOW, W, orphans
 
 NO_HAND = -1  # returned 胡息 when the cards do not form a winning shape
-WORK = 48  # length of the int8 scratch a caller passes to eval_hand
+WORK = 80  # length of the int64 scratch a caller passes to eval_hand
 
 
 @njit(cache=True, inline="always")
-def _apply(c, i, o, sign):
-    """Take (sign=-1) or give back (sign=+1) the cards of option ``o`` at slot ``i``:
-    0 pair, 1 run from i, 2 二七十 from the 二, 3 绞 two small + one big, 4 绞 one small + two big."""
-    if o == 0:
-        c[i] += 2 * sign
-    elif o == 1:
-        c[i] += sign
-        c[i + 1] += sign
-        c[i + 2] += sign
-    elif o == 2:
-        c[i] += sign
-        c[i + 5] += sign
-        c[i + 8] += sign
-    elif o == 3:
-        c[i] += 2 * sign
-        c[i + 10] += sign
-    else:
-        c[i] += sign
-        c[i + 10] += 2 * sign
+def _count(p, k):
+    return (p >> (W * k)) & 7
 
 
 @njit(cache=True, inline="always")
-def _fits(c, i, o, pl):
-    """Whether option ``o`` can take the card at slot ``i`` (the lowest slot left)."""
-    v = i % 10
-    if o == 0:
-        return pl == 1 and c[i] >= 2
-    if o == 1:
-        return v <= 7 and c[i + 1] > 0 and c[i + 2] > 0
-    if o == 2:
-        return v == 1 and c[i + 5] > 0 and c[i + 8] > 0
-    # a big card's small twin is a lower slot, already used up: 绞 are found from the small card
-    if i >= 10:
-        return False
-    if o == 3:
-        return c[i] >= 2 and c[i + 10] >= 1
-    return c[i + 10] >= 2
+def _free_masks(p):
+    """(kinds held at least once, at least twice) of packed free cards (counts 0..3)."""
+    b0 = p & LOW
+    b1 = (p >> 1) & LOW
+    return b0 | b1, b1
 
 
 @njit(cache=True)
-def free_best(c, need_pair, ys_s, ys_b, eq_s, eq_b, st_i, st_o):
-    """Best bonus 胡息 of the free cards ``c: int8[20]``, or -1 when they are not all groups.
+def free_best(p0, need_pair, ys_s, ys_b, eq_s, eq_b, work):
+    """Best bonus 胡息 of the packed free cards ``p0`` (``zipai_sim.kernels.packed``), or -1
+    when they are not all groups; ``need_pair`` (0/1): exactly one pair (将) is owed.
 
-    ``need_pair`` (0/1): exactly one pair is owed. ``c`` is restored on return. Only
-    一二三/壹贰叁 (ys_*) and 二七十/贰柒拾 (eq_*) score among free groups (§4). ``st_i``/``st_o``
-    are scratch stacks (≥ 12 entries): an explicit stack instead of recursion because numba's
-    cache does not reload recursive kernels reliably, and no allocation in the hot path.
-    """
-    i = 0
-    while i < 20 and c[i] == 0:
-        i += 1
-    if i == 20:
+    Depth-first on the lowest kind left: that card must be in a pair, a run starting at it, an
+    二七十 starting at its 二, or a 绞 found from its small card (its lower slots are used up).
+    Only 一二三/壹贰叁 (ys_*) and 二七十/贰柒拾 (eq_*) score among free groups (§4). After every
+    group the orphan test prunes remainders with a card that can join nothing. An explicit stack
+    in ``work: int64[≥ 60]`` (numba's cache does not reload recursive kernels reliably)."""
+    st_p = work[0:12]
+    st_i = work[12:24]
+    st_o = work[24:36]
+    st_a = work[36:48]
+    st_l = work[48:60]
+    if p0 == 0:
         return 0 if need_pair == 0 else -1
+    i = 0
+    while _count(p0, i) == 0:
+        i += 1
     best = -1
-    acc = 0
-    pl = need_pair
     d = 0
+    st_p[0] = p0
     st_i[0] = i
     st_o[0] = 0
+    st_a[0] = 0
+    st_l[0] = need_pair
     while d >= 0:
+        p = st_p[d]
         i = st_i[d]
         o = st_o[d]
-        if o > 0:  # undo the option tried last at this level
-            u = o - 1
-            _apply(c, i, u, 1)
-            if u == 0:
-                pl = 1
-            elif u == 1 and i % 10 == 0:
-                acc -= ys_b if i >= 10 else ys_s
-            elif u == 2:
-                acc -= eq_b if i >= 10 else eq_s
-        while o < 5 and not _fits(c, i, o, pl):
+        pl = st_l[d]
+        v = i % 10
+        big = i >= 10
+        q = -1
+        gain = 0
+        npl = pl
+        while o < 5 and q < 0:
+            if o == 0:
+                if pl == 1 and _count(p, i) >= 2:
+                    q = p - (2 << (W * i))
+                    npl = 0
+            elif o == 1:
+                if v <= 7 and _count(p, i + 1) > 0 and _count(p, i + 2) > 0:
+                    q = p - (1 << (W * i)) - (1 << (W * (i + 1))) - (1 << (W * (i + 2)))
+                    if v == 0:
+                        gain = ys_b if big else ys_s
+            elif o == 2:
+                if v == 1 and _count(p, i + 5) > 0 and _count(p, i + 8) > 0:
+                    q = p - (1 << (W * i)) - (1 << (W * (i + 5))) - (1 << (W * (i + 8)))
+                    gain = eq_b if big else eq_s
+            elif o == 3:
+                if not big and _count(p, i) >= 2 and _count(p, i + 10) >= 1:
+                    q = p - (2 << (W * i)) - (1 << (W * (i + 10)))
+            else:
+                if not big and _count(p, i + 10) >= 2:
+                    q = p - (1 << (W * i)) - (2 << (W * (i + 10)))
             o += 1
-        if o == 5:
+        st_o[d] = o
+        if q < 0:
             d -= 1
             continue
-        _apply(c, i, o, -1)
-        if o == 0:
-            pl = 0
-        elif o == 1 and i % 10 == 0:
-            acc += ys_b if i >= 10 else ys_s
-        elif o == 2:
-            acc += eq_b if i >= 10 else eq_s
-        st_o[d] = o + 1
-        j = i
-        while j < 20 and c[j] == 0:
-            j += 1
-        if j == 20:
-            if pl == 0 and acc > best:
+        acc = st_a[d] + gain
+        if q == 0:
+            if npl == 0 and acc > best:
                 best = acc
             continue
+        m1, m2 = _free_masks(q)
+        if orphans(m1, m2, npl) != 0:
+            continue
+        j = i
+        while _count(q, j) == 0:
+            j += 1
         d += 1
+        st_p[d] = q
         st_i[d] = j
         st_o[d] = 0
+        st_a[d] = acc
+        st_l[d] = npl
     return best
 
 
@@ -134,53 +132,26 @@ def peng_points(P, k):
     return P[p.PENG_SMALL_RED] if red else P[p.PENG_SMALL_BLACK]
 
 
-_RUN_STARTS = (0xFF << 10) | 0xFF  # a run may start at values 1..8 of either size
-_EQS_SMALL = (1 << 1) | (1 << 6) | (1 << 9)  # 二七十
-_EQS_BIG = _EQS_SMALL << 10  # 贰柒拾
-_LOW10 = 0x3FF
-
-
-@njit(cache=True, inline="always")
-def orphans(m1, m2, pl):
-    """Bit mask of free kinds that can join no group at all, from ``m1`` (kinds present) and
-    ``m2`` (kinds held twice or more); bit k is slot k. A cheap test that rejects most random
-    hands before the search."""
-    r = m1 & (m1 >> 1) & (m1 >> 2) & _RUN_STARTS
-    cov = r | (r << 1) | (r << 2)
-    if m1 & _EQS_SMALL == _EQS_SMALL:
-        cov |= _EQS_SMALL
-    if m1 & _EQS_BIG == _EQS_BIG:
-        cov |= _EQS_BIG
-    j = (m1 & (m1 >> 10) & _LOW10) & ((m2 | (m2 >> 10)) & _LOW10)
-    cov |= j | (j << 10)
-    if pl == 1:
-        cov |= m2
-    return m1 & ~cov
-
-
 @njit(cache=True)
 def solve_free(work, fours, base, P):
     """Total 胡息 (``base`` + best free bonus) or -1, with the pair owed iff ``fours >= 1``.
-    ``work: int8[WORK]`` holds the free counts in ``[:20]`` and the search stacks after them."""
+    ``work: int64[WORK]`` holds the free counts in ``[:20]`` and the search stack after them."""
     free = work[:20]
     n = 0
-    m1 = 0
-    m2 = 0
+    pk = 0
     for k in range(20):
         x = free[k]
         n += x
-        if x > 0:
-            m1 |= 1 << k
-            if x > 1:
-                m2 |= 1 << k
+        pk += x << (W * k)
+    m1, m2 = _free_masks(pk)
     need = 1 if fours >= 1 else 0
     rest = n - 2 * need
     if rest < 0 or rest % 3 != 0:
         return NO_HAND
     if orphans(m1, m2, need) != 0:
         return NO_HAND
-    b = free_best(free, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG],
-                  P[p.ERQISHI_SMALL], P[p.ERQISHI_BIG], work[20:34], work[34:48])
+    b = free_best(pk, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG],
+                  P[p.ERQISHI_SMALL], P[p.ERQISHI_BIG], work[20:])
     if b < 0:
         return NO_HAND
     return base + b
@@ -193,7 +164,7 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
     hand: int8[20] counts, 坎 (3) and 提 (4) inside are locked. inc: incoming kind, -1 for none.
     inc_self: 1 when the incoming card is the player's own draw, 0 when another player's.
     table_huxi / table_fours: 胡息 and number of four-card groups already on the table.
-    work: int8[WORK] scratch. How the incoming card scores follows §6: with a 坎 it makes a 提
+    work: int64[WORK] scratch. How the incoming card scores follows §6: with a 坎 it makes a 提
     (own draw) or 跑 (another's; with 抢招和 the 坎 may stay and the card go elsewhere); with a
     pair it makes a 偎 (own draw, forced) or may make a 碰 (another's); otherwise it is free.
     """
@@ -223,8 +194,7 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
             free[inc] = 1
             r = solve_free(work, fours, locked, P)
             free[inc] = 0
-            if r > best:
-                best = r
+            best = max(best, r)
         return best
     if n == 2:
         free[inc] = 0
@@ -234,7 +204,7 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
         free[inc] = 3
         r = solve_free(work, fours, locked, P)
         free[inc] = 2
-        return r if r > best else best
+        return max(best, r)
     if n >= 4:
         return NO_HAND
     free[inc] = n + 1
@@ -298,7 +268,7 @@ def count_ti_kan(hand):
 def waits(hand, table_huxi, table_fours, P, out):
     """听: for each kind, the 胡息 the hand reaches with that card as its own draw (out[k, 0]) and
     as another player's card (out[k, 1]); -1 where it does not complete. ``out: int64[20, 2]``."""
-    work = np.empty(WORK, np.int8)
+    work = np.empty(WORK, np.int64)
     for k in range(20):
         if hand[k] >= 4:
             out[k, 0] = NO_HAND
@@ -307,51 +277,3 @@ def waits(hand, table_huxi, table_fours, P, out):
         out[k, 0] = eval_hand(hand, k, 1, table_huxi, table_fours, P, work)
         out[k, 1] = eval_hand(hand, k, 0, table_huxi, table_fours, P, work)
 
-
-@njit(cache=True)
-def summarize(hand):
-    """One pass over a dealt hand: ``(m1, m2, ti, kan, fours_mask)`` where ``m1``/``m2`` are the
-    bit masks of free kinds held at least once / twice (坎 and 提 excluded), ``ti``/``kan`` the
-    numbers of 提 and 坎, and ``fours_mask`` the 提 kinds."""
-    m1 = 0
-    m2 = 0
-    ti = 0
-    kan = 0
-    fm = 0
-    for k in range(20):
-        x = hand[k]
-        if x == 0:
-            continue
-        if x == 4:
-            ti += 1
-            fm |= 1 << k
-        elif x == 3:
-            kan += 1
-        else:
-            m1 |= 1 << k
-            if x == 2:
-                m2 |= 1 << k
-    return m1, m2, ti, kan, fm
-
-
-@njit(cache=True, inline="always")
-def may_complete(hand, m1, m2, ti, inc):
-    """Necessary test, from ``summarize``'s masks, that the hand (+ ``inc``, -1 for none, from
-    any source) could be all groups: False means it certainly is not. Adding the card as a free
-    card covers every way §6 lets it score, so the test never rejects a complete hand."""
-    pl = 1 if ti >= 1 else 0
-    if inc < 0:
-        return orphans(m1, m2, pl) == 0
-    b = 1 << inc
-    x = hand[inc]
-    if x == 3:
-        pl = 1  # a 跑/提 would add a four-card group
-        m1 |= b
-    elif x == 1:
-        m2 |= b
-    else:
-        m1 |= b
-    o = orphans(m1, m2, pl)
-    if x >= 2:
-        o &= ~b  # 碰/偎/跑/提 may take the card and its copies out of the free cards
-    return o == 0

@@ -12,9 +12,9 @@ import numpy as np
 from numba import njit, prange
 
 from .. import params as p
-from .deal import DECK, fresh_deck, hands_from_deck, shuffle_steps
-from .hand import (INSTANT_NONE, INSTANT_SANTI, WORK, eval_hand, instant_code, instant_shape,
-                   is_win, may_complete, summarize)
+from .deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
+from .hand import INSTANT_NONE, INSTANT_SANTI, WORK, eval_hand, instant_code, instant_shape, is_win
+from .packed import classes, may_complete, pack, popcount, unpack
 from .rng import deal_state
 
 # columns of the per-chunk count row
@@ -93,11 +93,13 @@ def fanxing_value(cards, win_card, stock_src, pos, end, P):
 
 
 @njit(cache=True)
-def analyze_deal(deck, shuffled, state, P, hands, win, free, seat, counts, hist, sample):
+def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, counts, hist,
+                 sample):
     """Score one dealt deck: adds to ``counts: int64[N_COUNTS]`` and ``hist: int64[HIST]``, and
     fills ``sample: int64[N_SAMPLE]``. ``deck[:shuffled]`` is final; later stock positions are
-    shuffled on demand with ``state``, so the cards match a full shuffle. ``seat:
-    int64[3, MAX_SEATS]`` is scratch (地胡 still possible, 提, 坎 per seat)."""
+    shuffled on demand with the stream ``(state, spare, have)``, so the cards match a full
+    shuffle. ``hands: int8[4, 20]``,
+    ``win: int8[20]``, ``free: int64[WORK]`` and ``seat: int64[3, MAX_SEATS]`` are scratch."""
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     lz_pos = seats * h
@@ -108,37 +110,49 @@ def analyze_deal(deck, shuffled, state, P, hands, win, free, seat, counts, hist,
     sample[S_TIANHU] = 0
     sample[S_DIHU_SEAT] = -1
     sample[S_FANXING] = -1
-    mask_ok = seat[0]
+    packed = seat[0]
     ti_of = seat[1]
+    kan_of = seat[2]
     for s in range(seats):
-        m1, m2, ti, kan, fm = summarize(hands[s])
+        packed[s] = pack(deck, s * h, (s + 1) * h)
+    packed[0] += 1 << (3 * lz)
+    ti_kan = P[p.TI_COUNTS_AS_KAN]
+    # fewest 提 + 坎 any instant shape needs: hands below it skip the instant test
+    gate = 99
+    if P[p.SANTI_MIN] > 0:
+        gate = P[p.SANTI_MIN]
+    if P[p.WUKAN_MIN] > 0 and P[p.WUKAN_MIN] < gate:
+        gate = P[p.WUKAN_MIN]
+    for s in range(seats):
+        n1, n2, n3, n4 = classes(packed[s])
+        ti = popcount(n4)
+        kan = popcount(n3)
         ti_of[s] = ti
-        seat[2, s] = kan
-        if ti >= 3:
-            counts[C_SANTI_SEAT + s] += 1
-        if kan + (ti if P[p.TI_COUNTS_AS_KAN] == 1 else 0) >= 5:
+        kan_of[s] = kan
+        if ti >= 2:
+            if ti >= 3:
+                counts[C_SANTI_SEAT + s] += 1
+            else:
+                counts[C_TWO_TI_SEAT + s] += 1
+        if kan + ti * ti_kan >= 5:
             counts[C_WUKAN_SEAT + s] += 1
-        if ti == 2:
-            counts[C_TWO_TI_SEAT + s] += 1
-        if s == 0:
-            huxi = -1
-            if may_complete(hands[0], m1, m2, ti, -1):
-                huxi = eval_hand(hands[0], -1, 1, 0, 0, P, free)
-        else:
-            if instant_code(ti, kan, P, 0, 0) != INSTANT_NONE:
-                counts[C_INSTANT_NONDEALER] += 1
-            # 地胡 candidates, checked in full only if the dealer does not 天胡 (below)
-            mask_ok[s] = 1 if may_complete(hands[s], m1, m2, ti, lz) else 0
-    dealer = hands[0]
+        if s > 0 and ti + kan >= gate and instant_code(ti, kan, P, 0, 0) != INSTANT_NONE:
+            counts[C_INSTANT_NONDEALER] += 1
     if ti_of[0] == 2:
         counts[C_DEALER_TWO_TI] += 1
+    huxi = -1
+    if may_complete(packed[0], -1):
+        unpack(packed[0], hands[0])
+        huxi = eval_hand(hands[0], -1, 1, 0, 0, P, free)
     sample[S_DEALER_HUXI] = huxi
     if huxi >= 0:
         counts[C_DEALER_COMPLETE] += 1
         hist[min(huxi, HIST - 1)] += 1
-    inst = instant_code(ti_of[0], seat[2, 0], P, 1, 1 if dealer[lz] == 3 else 0)
+    lz_kan = 1 if (packed[0] >> (3 * lz)) & 7 == 3 else 0
+    inst = instant_code(ti_of[0], kan_of[0], P, 1, lz_kan)
     winner = -1
     win_card = lz
+    win_packed = 0
     if inst != INSTANT_NONE:
         counts[C_TIANHU] += 1
         if inst == INSTANT_SANTI:
@@ -148,25 +162,26 @@ def analyze_deal(deck, shuffled, state, P, hands, win, free, seat, counts, hist,
             counts[C_TIANHU_WUKAN] += 1
             sample[S_TIANHU] = 3
         winner = 0
+        win_packed = packed[0]
     elif is_win(huxi, P):
         counts[C_TIANHU] += 1
         counts[C_TIANHU_COMPLETE] += 1
         sample[S_TIANHU] = 1
         winner = 0
-    for k in range(20):
-        win[k] = dealer[k]
+        win_packed = packed[0]
     if winner < 0 and P[p.TWO_TI_EXTRA] == 1:
         # seats with exactly two 提 draw one extra card each, in seat order (seed 000 ⑻)
         for s in range(seats):
             if ti_of[s] != 2 or winner >= 0:
                 continue
             if pos >= shuffled:
-                state = shuffle_steps(deck, shuffled, pos + 1, state)
+                state, spare, have = shuffle_steps(deck, shuffled, pos + 1, state, spare, have)
                 shuffled = pos + 1
             extra = deck[pos]
             pos += 1
             if s == 0:
-                hx = eval_hand(dealer, extra, 1, 0, 0, P, free)
+                unpack(packed[0], hands[0])
+                hx = eval_hand(hands[0], extra, 1, 0, 0, P, free)
                 if is_win(hx, P):
                     counts[C_TIANHU] += 1
                     counts[C_TIANHU_COMPLETE] += 1
@@ -174,30 +189,29 @@ def analyze_deal(deck, shuffled, state, P, hands, win, free, seat, counts, hist,
                     sample[S_TIANHU] = 1
                     winner = 0
                     win_card = extra
-                    win[extra] += 1
+                    win_packed = packed[0] + (1 << (3 * extra))
             else:
-                hands[s, extra] += 1
-                mask_ok[s] = 1  # its cards changed: check in full
+                packed[s] += 1 << (3 * extra)
     if winner < 0:
         for s in range(1, seats):
-            if mask_ok[s] == 0:
+            if not may_complete(packed[s], lz):
                 continue
+            unpack(packed[s], hands[s])
             hx = eval_hand(hands[s], lz, 0, 0, 0, P, free)
             if is_win(hx, P):
                 counts[C_DIHU] += 1
                 sample[S_DIHU_SEAT] = s
                 winner = s
-                for k in range(20):
-                    win[k] = hands[s, k]
-                win[lz] += 1
+                win_packed = packed[s] + (1 << (3 * lz))
                 break
     if winner >= 0 and P[p.FANXING] == 1:
+        unpack(win_packed, win)
         end = DECK
         if P[p.FANXING_MATCH] != 3:
             # turn cards one at a time; 4 re-turns at most in practice, shuffle lazily
             need = min(DECK, pos + 8)
             if need > shuffled:
-                state = shuffle_steps(deck, shuffled, need, state)
+                state, spare, have = shuffle_steps(deck, shuffled, need, state, spare, have)
                 shuffled = need
             end = shuffled
         fx = fanxing_value(win, win_card, deck, pos, end, P)
@@ -219,16 +233,16 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
         deck = np.empty(DECK, np.int8)
         hands = np.zeros((MAX_SEATS, 20), np.int8)
         win = np.zeros(20, np.int8)
-        free = np.zeros(WORK, np.int8)
+        free = np.zeros(WORK, np.int64)
         sample = np.zeros(N_SAMPLE, np.int64)
         seat = np.zeros((3, MAX_SEATS), np.int64)
         counts = counts_out[c]
         hist = hist_out[c]
         for j in range(sizes[c]):
             fresh_deck(deck)
-            state = shuffle_steps(deck, 0, need, deal_state(keys[c], j))
-            hands_from_deck(deck, P, hands)
-            analyze_deal(deck, need, state, P, hands, win, free, seat, counts, hist, sample)
+            state, spare, have = shuffle_steps(deck, 0, need, deal_state(keys[c], j), NO_SPARE, 0)
+            analyze_deal(deck, need, state, spare, have, P, hands, win, free, seat, counts, hist,
+                         sample)
             if j < n_sample:
                 sample[S_DEAL] = j
                 for t in range(N_SAMPLE):
@@ -241,7 +255,7 @@ def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
     best 胡息 (-1 if not complete) and instant shape code per row."""
     n = counts.shape[0]
     for i in prange(n):
-        free = np.empty(WORK, np.int8)
+        free = np.empty(WORK, np.int64)
         huxi_out[i] = eval_hand(counts[i], -1, 1, 0, 0, P, free)
         instant_out[i] = instant_shape(counts[i], P, is_dealer, lz[i])
 
@@ -254,13 +268,13 @@ def analyze_decks(decks, P, samples_out):
     hist = np.zeros(HIST, np.int64)
     hands = np.zeros((MAX_SEATS, 20), np.int8)
     win = np.zeros(20, np.int8)
-    free = np.zeros(WORK, np.int8)
+    free = np.zeros(WORK, np.int64)
     seat = np.zeros((3, MAX_SEATS), np.int64)
     sample = np.zeros(N_SAMPLE, np.int64)
     deck = np.empty(DECK, np.int8)
     for j in range(decks.shape[0]):
         deck[:] = decks[j]
-        hands_from_deck(deck, P, hands)
-        analyze_deal(deck, DECK, np.uint64(0), P, hands, win, free, seat, counts, hist, sample)
+        analyze_deal(deck, DECK, NO_SPARE, NO_SPARE, 0, P, hands, win, free, seat, counts, hist,
+                     sample)
         sample[S_DEAL] = j
         samples_out[j, :] = sample

@@ -43,18 +43,22 @@ def next_u64(state):
 
 
 @njit(cache=True, inline="always")
-def bounded(state, m):
-    """Uniform integer in ``[0, m)`` for ``1 <= m < 2**32`` (Lemire's method, exact: rejects the
-    few values that would bias it). Uses the high 32 bits of one splitmix64 output per try.
-    Returns ``(new_state, value)``."""
+def bounded(state, spare, have, m):
+    """Uniform integer in ``[0, m)`` for ``1 <= m < 2**32``, exact (Lemire's method: the few
+    32-bit values that would bias it are rejected). Each splitmix64 output gives two 32-bit
+    draws, high half first; ``spare``/``have`` carry the unused low half between calls.
+    Returns ``(state, spare, have, value)``."""
     mm = np.uint64(m)
-    state, r = next_u64(state)
-    prod = (r >> _S32) * mm
-    low = prod & _LOW32
-    if low < mm:
-        t = (_TWO32 - mm) % mm
-        while low < t:
+    while True:
+        if have == 1:
+            x = spare
+            have = 0
+        else:
             state, r = next_u64(state)
-            prod = (r >> _S32) * mm
-            low = prod & _LOW32
-    return state, np.int64(prod >> _S32)
+            x = r >> _S32
+            spare = r & _LOW32
+            have = 1
+        prod = x * mm
+        low = prod & _LOW32
+        if low >= mm or low >= (_TWO32 - mm) % mm:
+            return state, spare, have, np.int64(prod >> _S32)
