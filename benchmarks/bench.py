@@ -61,9 +61,9 @@ def waits_loop(hands, P):
 
 
 def jiffies() -> tuple[int, int]:
-    """(busy CPU ticks of the whole machine, CPU ticks of this process) from /proc."""
+    """(busy CPU ticks of the machine, hypervisor steal included; ticks of this process)."""
     with open("/proc/stat", encoding="utf-8") as f:
-        v = [int(x) for x in f.readline().split()[1:8]]
+        v = [int(x) for x in f.readline().split()[1:9]]
     with open("/proc/self/stat", encoding="utf-8") as f:
         mine = f.read().rsplit(")", 1)[1].split()
     return sum(v) - v[3] - v[4], int(mine[11]) + int(mine[12])

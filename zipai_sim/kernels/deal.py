@@ -41,6 +41,32 @@ def shuffle_steps(deck, start, stop, state, spare, have):
 
 
 @njit(cache=True)
+def shuffle_deal_packed(deck, h, seats, state, spare, have, packed):
+    """Shuffle just far enough to fix every hand and the 亮张 (steps ``0..seats*h``), and
+    write each seat's packed counts (``zipai_sim.kernels.packed``) into ``packed: int64[≥seats]``
+    as the cards become final, saving a second pass. The dealer's count includes the 亮张.
+    Returns the stream ``(state, spare, have)``."""
+    acc = 0
+    s = 0
+    nxt = h
+    end = seats * h
+    for i in range(end + 1):
+        state, spare, have, r = bounded(state, spare, have, DECK - i)
+        j = i + r
+        t = deck[j]
+        deck[j] = deck[i]
+        deck[i] = t
+        if i == nxt:
+            packed[s] = acc
+            acc = 0
+            s += 1
+            nxt += h
+        acc += 1 << (3 * t)
+    packed[0] += acc  # the last card dealt is the dealer's 亮张
+    return state, spare, have
+
+
+@njit(cache=True)
 def hands_from_deck(deck, P, hands):
     """Count vectors of each active seat from a dealt deck; ``hands: int8[seats, 20]``."""
     seats = P[p.SEATS]

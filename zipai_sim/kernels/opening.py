@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import params as p
-from .deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
+from .deal import DECK, NO_SPARE, fresh_deck, shuffle_deal_packed, shuffle_steps
 from .hand import INSTANT_NONE, INSTANT_SANTI, WORK, eval_hand, instant_code, instant_shape, is_win
 from .packed import classes, may_complete, pack, popcount, unpack
 from .rng import deal_state
@@ -99,7 +99,8 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
     fills ``sample: int64[N_SAMPLE]``. ``deck[:shuffled]`` is final; later stock positions are
     shuffled on demand with the stream ``(state, spare, have)``, so the cards match a full
     shuffle. ``hands: int8[4, 20]``,
-    ``win: int8[20]``, ``free: int64[WORK]`` and ``seat: int64[3, MAX_SEATS]`` are scratch."""
+    ``win: int8[20]`` and ``free: int64[WORK]`` are scratch; ``seat: int64[3, MAX_SEATS]`` holds
+    each seat's packed cards in row 0 on entry (``zipai_sim.kernels.packed``)."""
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     lz_pos = seats * h
@@ -110,12 +111,9 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
     sample[S_TIANHU] = 0
     sample[S_DIHU_SEAT] = -1
     sample[S_FANXING] = -1
-    packed = seat[0]
+    packed = seat[0]  # filled by the caller: packed counts per seat, 亮张 with the dealer
     ti_of = seat[1]
     kan_of = seat[2]
-    for s in range(seats):
-        packed[s] = pack(deck, s * h, (s + 1) * h)
-    packed[0] += 1 << (3 * lz)
     ti_kan = P[p.TI_COUNTS_AS_KAN]
     # fewest 提 + 坎 any instant shape needs: hands below it skip the instant test
     gate = 99
@@ -228,7 +226,8 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
     int64[m, N_COUNTS]``, ``hist_out: int64[m, HIST]`` and the first ``n_sample`` deals of each
     chunk into ``samples_out: int64[m, n_sample, N_SAMPLE]``."""
     seats = P[p.SEATS]
-    need = seats * P[p.OTHER_CARDS] + 1
+    h = P[p.OTHER_CARDS]
+    need = seats * h + 1
     for c in prange(keys.shape[0]):
         deck = np.empty(DECK, np.int8)
         hands = np.zeros((MAX_SEATS, 20), np.int8)
@@ -240,7 +239,8 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
         hist = hist_out[c]
         for j in range(sizes[c]):
             fresh_deck(deck)
-            state, spare, have = shuffle_steps(deck, 0, need, deal_state(keys[c], j), NO_SPARE, 0)
+            state, spare, have = shuffle_deal_packed(deck, h, seats, deal_state(keys[c], j),
+                                                     NO_SPARE, 0, seat[0])
             analyze_deal(deck, need, state, spare, have, P, hands, win, free, seat, counts, hist,
                          sample)
             if j < n_sample:
@@ -249,15 +249,20 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
                     samples_out[c, j, t] = sample[t]
 
 
+EVAL_BLOCK = 4096  # rows per parallel task in evaluate_batch: one scratch allocation each
+
+
 @njit(cache=True, parallel=True)
 def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
     """Opening evaluation of ``counts: int8[n, 20]`` with 亮张 ``lz: int64[n]`` (-1 unknown):
     best 胡息 (-1 if not complete) and instant shape code per row."""
     n = counts.shape[0]
-    for i in prange(n):
+    blocks = (n + EVAL_BLOCK - 1) // EVAL_BLOCK
+    for b in prange(blocks):
         free = np.empty(WORK, np.int64)
-        huxi_out[i] = eval_hand(counts[i], -1, 1, 0, 0, P, free)
-        instant_out[i] = instant_shape(counts[i], P, is_dealer, lz[i])
+        for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
+            huxi_out[i] = eval_hand(counts[i], -1, 1, 0, 0, P, free)
+            instant_out[i] = instant_shape(counts[i], P, is_dealer, lz[i])
 
 
 @njit(cache=True)
@@ -272,8 +277,13 @@ def analyze_decks(decks, P, samples_out):
     seat = np.zeros((3, MAX_SEATS), np.int64)
     sample = np.zeros(N_SAMPLE, np.int64)
     deck = np.empty(DECK, np.int8)
+    seats = P[p.SEATS]
+    h = P[p.OTHER_CARDS]
     for j in range(decks.shape[0]):
         deck[:] = decks[j]
+        for s in range(seats):
+            seat[0, s] = pack(deck, s * h, (s + 1) * h)
+        seat[0, 0] += 1 << (3 * deck[seats * h])
         analyze_deal(deck, DECK, NO_SPARE, NO_SPARE, 0, P, hands, win, free, seat, counts, hist,
                      sample)
         sample[S_DEAL] = j
