@@ -15,8 +15,8 @@ import polars as pl
 from zipai_sim.io import read_metadata
 
 COLUMNS = [("tianhu", "天胡"), ("tianhu_complete", "天胡 complete"), ("tianhu_santi", "三提"),
-           ("tianhu_wukan", "五坎"), ("dihu", "地胡 (§9)"), ("instant_nondealer", "non-dealer instant"),
-           ("dealer_two_ti", "dealer two 提")]
+           ("tianhu_wukan", "五坎"), ("dihu", "地胡 (§9)"),
+           ("instant_nondealer", "non-dealer instant"), ("dealer_two_ti", "dealer two 提")]
 
 
 def cell(row: dict) -> str:

@@ -41,31 +41,32 @@ def test_exact_sums_are_distributions():
         assert sum(shape_distribution(m).values()) == pytest.approx(1.0, abs=1e-12)
 
 
-def check(result, metric, p):
+def check_rate(result, metric, p):
+    """The estimate of ``metric`` is within 4 exact standard errors of ``p``."""
     row = result.summary.filter(result.summary["metric"] == metric).row(0, named=True)
     se = sqrt(p * (1 - p) / row["n"])
     assert abs(row["rate"] - p) <= 4 * se, (metric, row["rate"], p, se)
 
 
-def run_checks(n):
+def check_shapes(n):
     d21, d20 = shape_distribution(21), shape_distribution(20)
     for variant, ti_is_kan in (("guangxi-81", True), ("changsha-paohuzi", False)):
         r = zs.simulate_deals(variant, n, seed=2026, progress=False)
         for seat, dist in ((0, d21), (1, d20), (2, d20)):
-            check(r, f"two_ti_seat{seat}", prob(dist, lambda t, k: t == 2))
-            check(r, f"santi_seat{seat}", prob(dist, lambda t, k: t >= 3))
-            check(r, f"wukan_seat{seat}",
+            check_rate(r, f"two_ti_seat{seat}", prob(dist, lambda t, k: t == 2))
+            check_rate(r, f"santi_seat{seat}", prob(dist, lambda t, k: t >= 3))
+            check_rate(r, f"wukan_seat{seat}",
                   prob(dist, lambda t, k: k + (t if ti_is_kan else 0) >= 5))
-        check(r, "dealer_two_ti", prob(d21, lambda t, k: t == 2))
+        check_rate(r, "dealer_two_ti", prob(d21, lambda t, k: t == 2))
 
 
 def test_shapes_match_exact_probabilities():
-    run_checks(2_000_000)
+    check_shapes(2_000_000)
 
 
 @pytest.mark.slow
 def test_shapes_match_exact_probabilities_large():
-    run_checks(50_000_000)
+    check_shapes(50_000_000)
 
 
 def test_deal_marginals_match_hypergeometric():

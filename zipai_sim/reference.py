@@ -18,6 +18,7 @@ GOLDEN = 0x9E3779B97F4A7C15
 # --- random numbers and the deal (RULES.md §2) -------------------------------------------------
 
 def mix64(z: int) -> int:
+    """splitmix64 finalizer on Python ints (the twin of ``kernels.rng.mix64``)."""
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return z ^ (z >> 31)

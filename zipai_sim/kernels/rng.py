@@ -31,7 +31,7 @@ def mix64(z):
 
 @njit(cache=True, inline="always")
 def deal_state(chunk_key, j):
-    """Start state of deal ``j`` (0-based index inside its chunk) of the chunk keyed ``chunk_key``."""
+    """Start state of deal ``j`` (0-based, inside its chunk) of the chunk keyed ``chunk_key``."""
     return mix64(chunk_key + GOLDEN * (np.uint64(j) + _ONE))
 
 
