@@ -149,6 +149,9 @@ class Settle:
     zimo_multiplier: int = _k("int", lo=1)
     zimo_multiplies_fanxing: bool = _k("bool")
     fangpao: str = _k("enum", choices=("pays_all", "double", "triple", "none"))
+    # a win on another player's drawn card: "zimo" counts it as 自摸 (seed 004 篇4), "plain":
+    # every other player pays the amount without the 自摸 bonus / multiplier
+    drawn_win: str = _k("enum", choices=("zimo", "plain"))
     huangzhuang_dealer: int = _k("int")  # units the dealer gets on 荒庄 (negative: pays)
     huangzhuang_others: int = _k("int")
     dealer_passes_after_huangzhuang: int = _k("int", lo=0)  # 0: never

@@ -1,0 +1,383 @@
+"""The reference play engine: one hand of 字牌 at the table, step by step (RULES.md §5–§6).
+
+Readable on purpose: this is the executable spec that a numba engine must match move for move.
+Hand evaluation uses the tested kernels (``kernels.hand.eval_hand``, checked against
+``zipai_sim.reference``); everything else — turn order, forced and optional claims, 臭牌, 比,
+discards, wins — is plain Python here. Choices where RULES.md is silent are in docs/decisions.md
+("Play engine").
+
+Discards follow §5.3's invariant: a player's cards at rest (hand + own table groups) number
+``H + max(0, q − 1)`` (H: a non-dealer's dealt hand, q: their four-card groups); after an intake
+the player discards only if they hold more. This covers the dealer's first discard, 重跑/重舵
+(no discard after the second four-card group) and the two-提 rule (no discard, or a discard after
+the extra card) alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import params as p
+from ..cards import card_name
+from ..kernels import hand as khand
+from ..reference import Stream, fanxing, instant
+from .chi import chi_options
+
+POLICY_SALT = 0x5A49504149  # the policy stream of a hand: Stream(chunk_key ^ SALT, j)
+
+
+@dataclass
+class Meld:
+    """A group on the table: ``name`` is chi (吃, with 比), peng 碰, wei 偎, chouwei 臭偎,
+    pao 跑 or ti 提; ``cards`` its kinds; ``huxi`` its 胡息 (§4)."""
+
+    name: str
+    cards: tuple[int, ...]
+    huxi: int
+
+
+@dataclass
+class Player:
+    """One seat: hand counts (坎 inside, locked), table groups, and what it may no longer take."""
+
+    hand: list[int]
+    melds: list[Meld] = field(default_factory=list)
+    chou: set[int] = field(default_factory=set)  # 臭: may not 吃/碰 these kinds (§5.6)
+    passed_peng: set[int] = field(default_factory=set)  # a later own draw makes 臭偎
+    beside: list[int] = field(default_factory=list)  # own discards and unused draws
+
+    def fours(self) -> int:
+        return sum(1 for m in self.melds if len(m.cards) == 4)
+
+    def at_rest(self) -> int:
+        return sum(self.hand) + sum(len(m.cards) for m in self.melds)
+
+    def table_huxi(self) -> int:
+        return sum(m.huxi for m in self.melds)
+
+    def meld_of(self, k: int, names: tuple[str, ...]) -> Meld | None:
+        return next((m for m in self.melds if m.name in names and m.cards[0] == k), None)
+
+    def all_cards(self) -> list[int]:
+        out = list(self.hand)
+        for m in self.melds:
+            for k in m.cards:
+                out[k] += 1
+        return out
+
+
+@dataclass
+class Outcome:
+    """How a hand ended: ``winner`` (-1 for 荒庄), ``how`` ("zimo" own draw or at the deal,
+    "fangpao" another's discard, "drawn" another player's drawn or shown card), ``payer`` (the
+    discarder), 胡息, the winner's cards, flags, 翻信 matches, and the number of draws made."""
+
+    winner: int = -1
+    how: str = ""
+    payer: int = -1
+    huxi: int = 0
+    cards: tuple[int, ...] = ()
+    win_card: int = -1
+    tianhu: bool = False
+    dihu: bool = False
+    haidi: bool = False
+    instant: str = ""
+    fanxing: int = 0
+    draws: int = 0
+
+
+class Game:
+    """One hand of ``variant`` from a dealt ``deck`` (80 kinds in deal order, as
+    ``kernels.deal`` lays them out) with one policy per seat; ``key``/``j`` seed the policies'
+    random stream. ``play()`` returns the Outcome; ``log`` holds the readable trace."""
+
+    def __init__(self, variant, deck: list[int], policies: list, key: int = 0, j: int = 0):
+        self.v = variant
+        self.P = variant.params
+        P = self.P
+        self.seats, self.h = P[p.SEATS], P[p.OTHER_CARDS]
+        n = self.seats * self.h
+        self.players = [Player([0] * 20) for _ in range(self.seats)]
+        for s in range(self.seats):
+            for k in deck[s * self.h:(s + 1) * self.h]:
+                self.players[s].hand[k] += 1
+        self.liangzhang = deck[n]
+        self.players[0].hand[self.liangzhang] += 1
+        self.stock = list(deck[n + 1:])
+        self.policies = policies
+        self.rng = Stream(key ^ POLICY_SALT, j)
+        self.log: list[str] = []
+        self.first_discard = True
+        self.draws = 0
+        self._work = np.zeros(khand.WORK, np.int64)
+
+    # --- points and evaluation ------------------------------------------------------------
+    def pts(self, name: str, k: int) -> int:
+        """胡息 of a three/four of a kind (§4; 碰 by colour in the 油 table)."""
+        P, big = self.P, k >= 10
+        if name == "peng":
+            red = k % 10 in (1, 6, 9)
+            idx = (p.PENG_BIG_RED if red else p.PENG_BIG_BLACK) if big else (
+                p.PENG_SMALL_RED if red else p.PENG_SMALL_BLACK)
+            return P[idx]
+        base = {"wei": p.WEI_SMALL, "chouwei": p.CHOUWEI_SMALL, "pao": p.PAO_SMALL,
+                "ti": p.TI_SMALL, "kan": p.KAN_SMALL}[name]
+        return P[base + 1] if big else P[base]
+
+    def run_pts(self, cards: tuple[int, ...]) -> int:
+        """胡息 of a 3-card free group: 一二三 and 二七十 score, others 0."""
+        s = sorted(cards)
+        size = s[0] // 10 * 10
+        if s == [size, size + 1, size + 2] and s[0] % 10 == 0:
+            return self.P[p.YIERSAN_BIG if size else p.YIERSAN_SMALL]
+        if s == [size + 1, size + 6, size + 9]:
+            return self.P[p.ERQISHI_BIG if size else p.ERQISHI_SMALL]
+        return 0
+
+    def eval(self, hand: list[int], inc: int, own: bool, th: int, fo: int) -> int:
+        return int(khand.eval_hand(np.array(hand, np.int8), inc, 1 if own else 0, th, fo,
+                                   self.P, self._work))
+
+    def win_huxi(self, s: int, c: int, own: bool, drawn: bool) -> int:
+        """Best 胡息 of seat ``s`` winning on card ``c`` (-1: cannot), §6: the card may go
+        into the hand or complete a table 偎 (→ 提/跑) or, when drawn, a 碰 (→ 跑)."""
+        pl = self.players[s]
+        th, fo = pl.table_huxi(), pl.fours()
+        best = self.eval(pl.hand, c, own, th, fo)
+        for m in pl.melds:
+            if len(m.cards) != 3 or m.cards != (c, c, c):
+                continue
+            if m.name in ("wei", "chouwei"):
+                new = "ti" if own else "pao"
+            elif m.name == "peng" and drawn:
+                new = "pao"
+            else:
+                continue
+            best = max(best, self.eval(pl.hand, -1, True, th - m.huxi + self.pts(new, c), fo + 1))
+        return best
+
+    def wins(self, huxi: int) -> bool:
+        return huxi >= 0 and (huxi >= self.P[p.THRESHOLD] or (self.P[p.PIAOHU] == 1 and huxi == 0))
+
+    # --- the hand ---------------------------------------------------------------------------
+    def say(self, s: int, what: str, cards: tuple[int, ...] | list[int] = ()) -> None:
+        self.log.append(f"{s}: {what} {''.join(card_name(k) for k in cards)}".rstrip())
+
+    def play(self) -> Outcome:
+        """Play the hand to a win or 荒庄."""
+        self.log.append("deal: " + " | ".join(
+            "".join(card_name(k) for k in range(20) for _ in range(pl.hand[k]))
+            for pl in self.players) + f" | 亮张 {card_name(self.liangzhang)}")
+        out = self.deal_wins()
+        if out is not None:
+            return out
+        for s in range(self.seats):
+            self.lay_opening_ti(s)
+        if self.P[p.TWO_TI_EXTRA] == 1:
+            for s in range(self.seats):
+                if self.players[s].fours() == 2 and self.stock:
+                    k = self.stock.pop(0)
+                    self.players[s].hand[k] += 1
+                    self.say(s, "extra card", [k])
+                    self.lay_opening_ti(s)
+        turn = ("rest", 0)
+        while True:
+            kind, s = turn
+            if kind == "rest":
+                pl = self.players[s]
+                if sum(pl.hand) and pl.at_rest() > self.h + max(0, pl.fours() - 1):
+                    c = self.choose_discard(s)
+                    res = self.on_discard(s, c)
+                    self.first_discard = False
+                    if isinstance(res, Outcome):
+                        return res
+                    turn = ("rest", res) if res is not None else ("draw", (s + 1) % self.seats)
+                else:
+                    turn = ("draw", (s + 1) % self.seats)
+            else:
+                if not self.stock:
+                    self.log.append("荒庄: the stock is empty")
+                    return Outcome(draws=self.draws)
+                c = self.stock.pop(0)
+                self.draws += 1
+                self.say(s, "draws", [c])
+                res = self.on_draw(s, c, last=not self.stock)
+                if isinstance(res, Outcome):
+                    return res
+                turn = ("rest", res) if res is not None else ("draw", (s + 1) % self.seats)
+
+    def deal_wins(self) -> Outcome | None:
+        """三提/五坎 and 天胡, then 地胡 on the 亮张 where the variant says (§6; decisions.md)."""
+        order = list(range(self.seats))
+        for s in order:
+            shape = instant(self.players[s].hand, self.P, s == 0, self.liangzhang)
+            if shape:
+                return self.win(s, "zimo", self.liangzhang, self.locked_huxi(s), instant_=shape,
+                                tianhu=s == 0, in_hand=True)
+            if s == 0:
+                hx = self.eval(self.players[0].hand, -1, True, 0, 0)
+                if self.wins(hx):
+                    return self.win(0, "zimo", self.liangzhang, hx, tianhu=True, in_hand=True)
+        if self.P[p.DIHU_LIANGZHANG] == 1:
+            for s in order[1:]:
+                hx = self.eval(self.players[s].hand, self.liangzhang, False, 0, 0)
+                if self.wins(hx) and self.policies[s].hu(self, s, self.liangzhang, hx):
+                    return self.win(s, "drawn", self.liangzhang, hx, dihu=True, payer=-1)
+        return None
+
+    def locked_huxi(self, s: int) -> int:
+        h = self.players[s].hand
+        return sum(self.pts("ti", k) if h[k] == 4 else self.pts("kan", k) if h[k] == 3 else 0
+                   for k in range(20))
+
+    def lay_opening_ti(self, s: int) -> None:
+        pl = self.players[s]
+        for k in range(20):
+            if pl.hand[k] == 4:
+                pl.hand[k] = 0
+                pl.melds.append(Meld("ti", (k,) * 4, self.pts("ti", k)))
+                self.say(s, "提 (dealt)", [k] * 4)
+
+    def win(self, s: int, how: str, c: int, hx: int, *, payer: int = -1, tianhu: bool = False,
+            dihu: bool = False, haidi: bool = False, instant_: str = "",
+            in_hand: bool = False) -> Outcome:
+        cards = self.players[s].all_cards()
+        if not in_hand:
+            cards[c] += 1
+        fx = 0
+        if self.P[p.FANXING] == 1:
+            fx = fanxing(cards, c, self.stock, self.P)
+        self.say(s, f"胡 ({how}{', ' + instant_ if instant_ else ''}) {hx} 胡息 on", [c])
+        return Outcome(s, how, payer, hx, tuple(cards), c, tianhu, dihu, haidi, instant_, fx,
+                       self.draws)
+
+    def choose_discard(self, s: int) -> int:
+        pl = self.players[s]
+        options = [k for k in range(20) if 0 < pl.hand[k] < 3]  # 坎 are never discarded (§5.7)
+        if not options:  # only 坎 left: one must be broken (decisions.md)
+            options = [k for k in range(20) if pl.hand[k] > 0]
+        c = self.policies[s].discard(self, s, options)
+        pl.hand[c] -= 1
+        pl.chou.add(c)  # never 吃/碰 one's own discard (§5.6)
+        self.say(s, "discards", [c])
+        return c
+
+    def others(self, s: int) -> list[int]:
+        return [(s + i) % self.seats for i in range(1, self.seats)]
+
+    def can_win(self, s: int, c: int, own: bool, drawn: bool) -> int:
+        if c in self.players[s].chou and not self.v.win.choupai_win:
+            return -1
+        hx = self.win_huxi(s, c, own, drawn)
+        return hx if self.wins(hx) else -1
+
+    def on_discard(self, d: int, c: int) -> Outcome | int | None:
+        """Claims on a discard, by priority (§5.2, §8): 胡 > 跑 > 碰 > 吃 (next player only).
+        Returns the Outcome of a win, the seat that took the card, or None."""
+        if self.P[p.DISCARD_WIN] == 1:
+            for s in self.others(d):
+                hx = self.can_win(s, c, own=False, drawn=False)
+                if hx >= 0 and self.policies[s].hu(self, s, c, hx):
+                    return self.win(s, "fangpao", c, hx, payer=d,
+                                    dihu=self.first_discard and d == 0 and s != 0)
+        for s in self.others(d):
+            if self.take_pao(s, c, drawn=False):
+                return s
+        taken = self.offer_peng(self.others(d), c)
+        if taken is not None:
+            return taken
+        nxt = (d + 1) % self.seats
+        if self.offer_chi(nxt, c):
+            return nxt
+        self.players[d].beside.append(c)
+        return None
+
+    def on_draw(self, t: int, c: int, last: bool) -> Outcome | int | None:
+        """Claims on a drawn, shown card (§5.2): the drawer's 提/偎 (a win first if it wins),
+        胡 (drawer first), 跑, 碰, then 吃 by the drawer or the next player."""
+        pl = self.players[t]
+        if pl.hand[c] == 3 or pl.meld_of(c, ("wei", "chouwei")) or pl.hand[c] == 2:
+            hx = self.can_win(t, c, own=True, drawn=True)
+            if hx >= 0 and self.policies[t].hu(self, t, c, hx):
+                return self.win(t, "zimo", c, hx, haidi=last)
+            if pl.hand[c] == 2:
+                name = "chouwei" if c in pl.passed_peng else "wei"
+                pl.hand[c] = 0
+                pl.melds.append(Meld(name, (c,) * 3, self.pts(name, c)))
+                self.say(t, "臭偎" if name == "chouwei" else "偎", [c] * 3)
+            else:
+                self.make_four(t, c, "ti")
+            return t
+        for s in [t] + self.others(t):
+            hx = self.can_win(s, c, own=(s == t), drawn=True)
+            if hx >= 0 and self.policies[s].hu(self, s, c, hx):
+                return self.win(s, "zimo" if s == t else "drawn", c, hx, haidi=last)
+        for s in self.others(t) + [t]:
+            if self.take_pao(s, c, drawn=True):
+                return s
+        taken = self.offer_peng(self.others(t), c)
+        if taken is not None:
+            return taken
+        for s in (t, (t + 1) % self.seats):
+            if self.offer_chi(s, c):
+                return s
+        pl.beside.append(c)
+        return None
+
+    def make_four(self, s: int, c: int, name: str) -> None:
+        """提 or 跑: from a 坎 in hand, or onto the seat's own 偎/臭偎/碰 of ``c``."""
+        pl = self.players[s]
+        m = pl.meld_of(c, ("wei", "chouwei", "peng"))
+        if m is not None:
+            pl.melds.remove(m)
+        else:
+            pl.hand[c] = 0
+        pl.melds.append(Meld(name, (c,) * 4, self.pts(name, c)))
+        self.say(s, "提" if name == "ti" else "跑", [c] * 4)
+
+    def take_pao(self, s: int, c: int, drawn: bool) -> bool:
+        """Forced 跑 (§3): a 坎 in hand or a 偎 on the table takes another's card; one's own 碰
+        takes any drawn card (never a discard, seed 001)."""
+        pl = self.players[s]
+        if pl.hand[c] == 3 or pl.meld_of(c, ("wei", "chouwei")) is not None or (
+                drawn and pl.meld_of(c, ("peng",)) is not None):
+            self.make_four(s, c, "pao")
+            return True
+        return False
+
+    def offer_peng(self, seats: list[int], c: int) -> int | None:
+        for s in seats:
+            pl = self.players[s]
+            if pl.hand[c] != 2 or c in pl.chou:
+                continue
+            if self.policies[s].peng(self, s, c):
+                pl.hand[c] = 0
+                pl.melds.append(Meld("peng", (c,) * 3, self.pts("peng", c)))
+                self.say(s, "碰", [c] * 3)
+                return s
+            pl.chou.add(c)
+            pl.passed_peng.add(c)
+        return None
+
+    def offer_chi(self, s: int, c: int) -> bool:
+        pl = self.players[s]
+        if c in pl.chou:
+            return False
+        opts = chi_options(pl.hand, c)
+        if not opts:
+            return False
+        i = self.policies[s].chi(self, s, c, opts)
+        if i < 0:
+            pl.chou.add(c)
+            return False
+        group, bi = opts[i]
+        taken = list(group)
+        taken.remove(c)
+        for g in (group,) + bi:
+            for k in (taken if g is group else g):
+                pl.hand[k] -= 1
+            pl.melds.append(Meld("chi", g, self.run_pts(g)))
+        self.say(s, "吃" + (" + 比" if bi else ""), [k for g in (group,) + bi for k in g])
+        return True

@@ -1,0 +1,258 @@
+"""Settlement of one finished hand (RULES.md §7): units, 名堂, 翻信, who pays, the next dealer.
+
+Everything comes from the variant's knobs (``[settle]``, ``[mingtang]``, ``[fanxing]``,
+``[layout]``; RULES.md §8); amounts are in the variant's unit: 舵 (guangxi-81), 囤
+(hunan-hengyang, changde-paohuzi), 排 (changsha-paohuzi), 油 (guangxi-dazipai), 胡 (liuhu-dao).
+
+Order of the arithmetic (RULES.md §7.1, §7.4; docs/decisions.md):
+
+1. base units: 飘胡 (0 胡) → ``piaohu_units``; exactly ``kahu_hu`` 胡 (卡胡) → ``kahu_units``;
+   otherwise ``unit_base + ⌊max(0, 胡 − t) / hu_per_unit⌋`` (t = threshold for 囤, else 0);
+2. ``+ red_bonus`` for the winner's red count, then at least ``red_floor_units`` with
+   ``red_floor_from`` or more reds (长沙 "13个红以上算10排", seed 000 ⑷);
+3. 自摸 ``+ zimo_bonus_units`` (长沙 +2 排, 常德 +1 囤);
+4. × the 名堂 番 (``combine = "add"``: the 番 add up; ``"multiply"``: they multiply; none: ×1);
+5. 自摸 × ``zimo_multiplier`` (八一 ×2, seed 001 游戏结算 5);
+6. 翻信: ``unit_per_match`` × matches, × ``zimo_multiplier`` on a 自摸 when
+   ``zimo_multiplies_fanxing`` (seed 001 "对翻信同样有效"); the amount is units + 翻信 units
+   (seed 001 结算公式 "底注×（舵数+翻信）").
+
+A win on another player's drawn card (``how = "drawn"``) is a 自摸 when ``[settle].drawn_win =
+"zimo"`` (大字牌, seed 004 篇4 "通过其他玩家摸的牌胡牌，即为自摸"); with ``"plain"`` every other
+player pays the amount without the 自摸 bonus and multiplier. The dealer's 亮张 is not a discard:
+a 地胡 on it is reported as ``"drawn"`` (or ``"fangpao"`` where 地胡 is on the first discard).
+
+>>> r = HandResult(seats=3, dealer=0, winner=1, huxi=17, cards=(1,) * 20, how="zimo", fanxing=2)
+>>> s = settle("guangxi-81", r)   # 3 舵 × 2 自摸 + 2 翻信 × 2 = 10 from each loser
+>>> s.units, s.fanxing_units, s.payments, s.next_dealer
+(6, 4, (-10, 20, -10), 1)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import NoReturn
+
+import numpy as np
+
+from zipai_sim.cards import IS_BIG, IS_RED
+from zipai_sim.variants import MINGTANG_NAMES, Mingtang, Variant, load_variant
+
+__all__ = ["HOWS", "HandResult", "Settlement", "mingtang_of", "settle", "win_units"]
+
+HOWS = ("zimo", "fangpao", "drawn")  # own draw (or at the deal), a discard, another's drawn card
+_FANGPAO_TIMES = {"double": 2, "triple": 3}  # "pays_all": seats − 1 (RULES.md §7.2)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What the play engine reports for one finished hand (the input of `settle`).
+
+    ``cards`` holds 20 counts (RULES.md §1 slots): ALL the winner's cards, hand + own table groups
+    + the winning card; it is read for the red / big counts of 名堂 and red bonuses. ``how``:
+    ``"zimo"`` (own draw, or an instant / 天胡 win at the deal), ``"fangpao"`` (another player's
+    discard; ``payer`` = the discarder) or ``"drawn"`` (another player's drawn card, or the 亮张).
+    ``fanxing`` = 翻信 matching cards, already counted by the engine (RULES.md §7.3).
+    ``huangzhuang_streak`` = consecutive 荒庄 just before this hand (RULES.md §7.2, seed 000 ⑴).
+    A 荒庄 (``winner = -1``) leaves every win field at its default.
+    """
+
+    seats: int  # active players (3, or 4 in 六胡倒)
+    dealer: int
+    winner: int  # -1: 荒庄
+    huxi: int = 0  # 胡息 of the winning hand, table groups included
+    cards: tuple[int, ...] = ()
+    how: str = ""
+    payer: int = -1
+    all_pungs: bool = False  # no run / 二七十 / 绞 in the winning decomposition (对子胡)
+    tianhu: bool = False
+    dihu: bool = False
+    haidi: bool = False  # 海底 / 海胡: won on the last stock card
+    fanxing: int = 0
+    huangzhuang_streak: int = 0
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The money of one hand, in the variant's unit (舵/囤/排/油/胡).
+
+    ``units``: the win's units before 翻信, after 名堂 and 自摸 (0 on 荒庄); ``fanxing_units``:
+    what 翻信 adds to each payment; ``mingtang``: ``(name, 番)`` of the 名堂 that applied;
+    ``payments``: per active seat, plus a last entry for the 数信 sitter when the variant has
+    one; they sum to 0. ``next_dealer``: the seat that deals the next hand.
+    """
+
+    units: int
+    fanxing_units: int
+    mingtang: tuple[tuple[str, int], ...]
+    payments: tuple[int, ...]
+    next_dealer: int
+
+
+def win_units(variant: Variant, huxi: int, reds: int, zimo: bool) -> int:
+    """Steps 1–3 of the module docstring: the units of a win before 名堂 and the 自摸 ×.
+
+    RULES.md §7.1: 舵 = ⌊胡/5⌋ (seed 001); 囤 = 1 + ⌊(胡 − threshold)/3⌋; 排 = ⌊胡/3⌋ with
+    卡胡 10 胡 = 5 排, 1/4/7 reds +1, 10–12 reds +2, 13+ reds at least 10, 自摸 +2, 飘胡 5
+    (seed 000 ⑷); 油 / 胡 = 1 per 胡 (seed 000 ⑶). A win below the threshold (an instant
+    三提五坎 win at a raised threshold) counts ``unit_base``: the excess is clamped at 0.
+    """
+    s = variant.settle
+    if s.piaohu_units > 0 and huxi == 0:  # 飘胡5排的底 (seed 000 ⑷)
+        units = s.piaohu_units
+    elif s.kahu_hu > 0 and s.kahu_units > 0 and huxi == s.kahu_hu:  # 10胡算卡胡计5排
+        units = s.kahu_units
+    else:
+        over = huxi - (variant.win.threshold if s.unit_from_threshold else 0)
+        units = s.unit_base + max(0, over) // s.hu_per_unit
+    units += dict(s.red_bonus).get(reds, 0)  # 1、4、7个红加一排，10~12个红字加二排
+    if s.red_floor_from > 0 and reds >= s.red_floor_from:  # 13个红以上算10排
+        units = max(units, s.red_floor_units)
+    return units + (s.zimo_bonus_units if zimo else 0)  # 自摸加2排 / 自摸 +1 囤
+
+
+def mingtang_of(m: Mingtang, result: HandResult, reds: int, bigs: int,
+                smalls: int) -> tuple[tuple[str, int], ...]:
+    """The 名堂 of RULES.md §7.4 that the hand earns, as ``(name, 番)`` in `MINGTANG_NAMES` order.
+
+    红胡 ≥ 10 reds (+ ``honghu_per_extra_red`` per red beyond 10), 大红 ≥ 13 (replaces 红胡
+    when both are listed), 点胡 exactly 1 red, 乌胡 no red, 对子胡 ``all_pungs``, 十八大 ≥ 18
+    big cards, 十八小 ≥ 18 small, 十六小 ≥ 16 small (replaced by 十八小 when both are listed and
+    it holds), 海底 / 天胡 / 地胡 from the flags. Only names in ``m.values`` count.
+    """
+    values = dict(m.values)
+    hits = {
+        "honghu": reds >= 10 and not ("dahong" in values and reds >= 13),
+        "dahong": reds >= 13, "dianhu": reds == 1, "wuhu": reds == 0,
+        "duizihu": result.all_pungs, "shibada": bigs >= 18, "shibaxiao": smalls >= 18,
+        "shiliuxiao": smalls >= 16 and not ("shibaxiao" in values and smalls >= 18),
+        "haidi": result.haidi, "tianhu": result.tianhu, "dihu": result.dihu,
+    }
+    out = []
+    for name in MINGTANG_NAMES:
+        if name in values and hits[name]:
+            extra = m.honghu_per_extra_red * (reds - 10) if name == "honghu" else 0
+            out.append((name, values[name] + extra))
+    return tuple(out)
+
+
+def _fail(message: str) -> NoReturn:
+    raise ValueError(f"settle: {message}")
+
+
+def _cards(cards: object) -> np.ndarray:
+    try:
+        arr = np.asarray(cards)
+    except (TypeError, ValueError):
+        arr = np.zeros(0)
+    if arr.shape != (20,) or not np.issubdtype(arr.dtype, np.integer):
+        _fail(f"cards must be 20 integer counts (RULES.md §1 slots), got {cards!r}")
+    if arr.min() < 0 or arr.max() > 4:
+        _fail(f"cards must hold 0..4 copies of each card, got {tuple(int(c) for c in arr)}")
+    return arr.astype(np.int64)
+
+
+def _check(v: Variant, r: HandResult) -> np.ndarray | None:
+    """Raise ValueError for a HandResult that cannot come from a hand of ``v``."""
+    n = v.layout.players
+    for name in ("seats", "dealer", "winner", "huxi", "payer", "fanxing", "huangzhuang_streak"):
+        x = getattr(r, name)
+        if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
+            _fail(f"{name} must be an integer, got {x!r}")
+    if r.seats != n:
+        _fail(f"seats = {r.seats} but {v.key} has {n} active players")
+    if not 0 <= r.dealer < n:
+        _fail(f"dealer must be a seat 0..{n - 1}, got {r.dealer}")
+    if not -1 <= r.winner < n:
+        _fail(f"winner must be a seat 0..{n - 1} or -1 (荒庄), got {r.winner}")
+    if r.huangzhuang_streak < 0:
+        _fail(f"huangzhuang_streak must be ≥ 0, got {r.huangzhuang_streak}")
+    if r.winner == -1:
+        if r.how or r.payer != -1 or r.huxi or r.fanxing or r.all_pungs or r.tianhu or r.dihu \
+                or r.haidi:
+            _fail("a 荒庄 (winner = -1) must leave how, payer, huxi, fanxing and the flags unset")
+        return _cards(r.cards) if len(r.cards) else None
+    cards = _cards(r.cards)
+    if cards.sum() == 0:
+        _fail("cards of a winner must not be empty")
+    if r.how not in HOWS:
+        _fail(f"how must be one of {', '.join(HOWS)}, got {r.how!r}")
+    if r.huxi < 0 or r.fanxing < 0:
+        _fail(f"huxi and fanxing must be ≥ 0, got {r.huxi} and {r.fanxing}")
+    if r.fanxing and not v.fanxing.enabled:
+        _fail(f"fanxing = {r.fanxing} but {v.key} has no 翻信 ([fanxing].enabled = false)")
+    if r.how == "fangpao":
+        if not v.win.discard_win:
+            _fail(f"how = 'fangpao' but {v.key} allows no win on a discard")
+        if not 0 <= r.payer < n:
+            _fail(f"how = 'fangpao' needs the discarder as payer (a seat 0..{n - 1}), "
+                  f"got {r.payer}")
+        if r.payer == r.winner:
+            _fail(f"payer == winner == {r.winner}: nobody discards to themselves")
+    elif r.payer != -1:
+        _fail(f"payer is only for how = 'fangpao', got payer = {r.payer} with how = {r.how!r}")
+    if r.tianhu and (r.winner != r.dealer or r.how != "zimo"):
+        _fail("天胡 is the dealer's win at the deal: needs winner == dealer and how = 'zimo'")
+    if r.dihu and r.winner == r.dealer:
+        _fail("地胡 is a non-dealer's win: winner must not be the dealer")
+    if r.haidi and (r.tianhu or r.dihu or r.how == "fangpao"):
+        _fail("海底 is a win on the last stock card: not with 天胡, 地胡 or a discard")
+    return cards
+
+
+def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Settlement:
+    """Settle one finished hand (RULES.md §7) under ``variant`` (anything `load_variant` takes).
+
+    Who pays (RULES.md §7.2): a 自摸 — every other active player pays the amount (seed 001
+    "胡牌玩家将收两家钱"); 放炮 per ``[settle].fangpao``: ``"pays_all"`` the discarder pays for
+    all others (seed 001 "负担2个人的钱"), ``"double"`` / ``"triple"`` the discarder alone pays
+    2× / 3× (seed 004 篇4 "双倍的油数"; 衡阳 RULES.md §8); a win on another's drawn card per
+    ``[settle].drawn_win``. 荒庄: the dealer gets ``huangzhuang_dealer``, every other active seat
+    ``huangzhuang_others`` (八一 −4 / +2 舵, seed 001 过庄). 数信 sitter (``[layout].sitter``):
+    the winner pays the sitter one unit per 翻信 match, at most ``sitter_max_shares`` (seeds
+    000 ⑼, 001 "最多3份"); the 翻信 units are still paid to the winner by the losers.
+    Next dealer: the winner (seed 001 "谁胡牌谁做庄"); on 荒庄 the dealer stays unless
+    ``dealer_passes_after_huangzhuang = k > 0`` and this 荒庄 makes a multiple of k in a row,
+    then the next seat deals (seed 000 ⑴ "连续3次荒庄，则由庄家的下家做庄").
+
+    Raises ValueError for inconsistent input (seat out of range, 放炮 without payer, payer ==
+    winner, cards not 20 counts of 0..4, 翻信 where the variant has none, …) and for 荒庄 knobs
+    that do not sum to 0.
+    """
+    v = load_variant(variant)
+    s, n, r = v.settle, v.layout.players, result
+    cards = _check(v, r)
+    pay = [0] * n
+    if r.winner == -1:  # 荒庄 (RULES.md §7.2)
+        total = s.huangzhuang_dealer + (n - 1) * s.huangzhuang_others
+        if total:
+            _fail(f"{v.key}: 荒庄 payments huangzhuang_dealer + {n - 1} × huangzhuang_others"
+                  f" = {total}, not 0")
+        pay = [s.huangzhuang_dealer if i == r.dealer else s.huangzhuang_others for i in range(n)]
+        streak, k = r.huangzhuang_streak + 1, s.dealer_passes_after_huangzhuang
+        nxt = (r.dealer + 1) % n if k > 0 and streak % k == 0 else r.dealer
+        return Settlement(0, 0, (), tuple(pay) + ((0,) if v.layout.sitter else ()), nxt)
+    assert cards is not None
+    reds, bigs = int(cards[IS_RED].sum()), int(cards[IS_BIG].sum())
+    zimo = r.how == "zimo" or (r.how == "drawn" and s.drawn_win == "zimo")
+    named = mingtang_of(v.mingtang, r, reds, bigs, int(cards.sum()) - bigs)
+    fan = [x for _, x in named]
+    factor = (sum(fan) if v.mingtang.combine == "add" else math.prod(fan)) if fan else 1
+    zmul = s.zimo_multiplier if zimo else 1
+    units = win_units(v, int(r.huxi), reds, zimo) * factor * zmul
+    fx_units = v.fanxing.unit_per_match * int(r.fanxing) * (
+        zmul if s.zimo_multiplies_fanxing else 1)
+    amount = units + fx_units
+    if r.how == "fangpao":  # RULES.md §7.2 放炮
+        due = amount * _FANGPAO_TIMES.get(s.fangpao, n - 1)
+        pay[r.payer], pay[r.winner] = -due, due
+    else:  # 自摸, or a win on a drawn card: every other active player pays
+        pay = [amount * (n - 1) if i == r.winner else -amount for i in range(n)]
+    if v.layout.sitter:  # 数信: one share per match, at most sitter_max_shares (seed 000 ⑼)
+        shares = min(int(r.fanxing), v.fanxing.sitter_max_shares)
+        pay[r.winner] -= shares
+        pay.append(shares)
+    nxt = r.winner  # next_dealer = "winner", the only choice ([settle].next_dealer)
+    return Settlement(units, fx_units, named, tuple(int(p) for p in pay), nxt)
