@@ -97,6 +97,17 @@ def _hx(x: int | None) -> str:
     return "-" if x is None else f"{x} 胡息"
 
 
+def cmd_play(a: argparse.Namespace) -> int:
+    """Play one seeded hand with the reference engine and print it move by move."""
+    from .play.trace import play_seeded
+
+    if a.deal < 0:
+        raise _Fail(f"--deal must be ≥ 0, got {a.deal}")
+    game, out = play_seeded(a.variant, a.seed, a.deal, a.policy)
+    print("\n".join(game.log))
+    return 0
+
+
 def cmd_variants(a: argparse.Namespace) -> int:
     """List the shipped variants, or print every knob of one (``variants show KEY``)."""
     from .variants import describe, variants_table
@@ -151,6 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
     hd.add_argument("--source", choices=("self", "other"), default="self",
                     help="where the incoming card comes from (default: %(default)s)")
     hd.set_defaults(func=cmd_hand)
+    pl = sub.add_parser("play", help=_doc(cmd_play), description=_doc(cmd_play))
+    pl.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
+    pl.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
+    pl.add_argument("--deal", type=int, default=0,
+                    help="which deal of the seed's stream, as in simulate (default: 0)")
+    pl.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+                    help="policy of every seat (default: %(default)s)")
+    pl.set_defaults(func=cmd_play)
     va = sub.add_parser("variants", help=_doc(cmd_variants), description=_doc(cmd_variants))
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")

@@ -111,6 +111,7 @@ class Game:
         self.log: list[str] = []
         self.first_discard = True
         self.draws = 0
+        self.claimed: int | None = None
         self._work = np.zeros(khand.WORK, np.int64)
 
     # --- points and evaluation ------------------------------------------------------------
@@ -244,6 +245,7 @@ class Game:
             dihu: bool = False, haidi: bool = False, instant_: str = "",
             in_hand: bool = False) -> Outcome:
         cards = self.players[s].all_cards()
+        self.claimed = None if in_hand else c  # the card won on, now in no one's hand
         if not in_hand:
             cards[c] += 1
         fx = 0
@@ -285,14 +287,14 @@ class Game:
         for s in self.others(d):
             if self.take_pao(s, c, drawn=False):
                 return s
-        taken = self.offer_peng(self.others(d), c)
-        if taken is not None:
-            return taken
-        nxt = (d + 1) % self.seats
-        if self.offer_chi(nxt, c):
-            return nxt
-        self.players[d].beside.append(c)
-        return None
+        passed: list[tuple[int, bool]] = []
+        taker = self.offer_peng(self.others(d), c, passed)
+        if taker is None and self.offer_chi((d + 1) % self.seats, c, passed):
+            taker = (d + 1) % self.seats
+        self.mark_passed(c, passed, taker)
+        if taker is None:
+            self.players[d].beside.append(c)
+        return taker
 
     def on_draw(self, t: int, c: int, last: bool) -> Outcome | int | None:
         """Claims on a drawn, shown card (§5.2): the drawer's 提/偎 (a win first if it wins),
@@ -317,14 +319,15 @@ class Game:
         for s in self.others(t) + [t]:
             if self.take_pao(s, c, drawn=True):
                 return s
-        taken = self.offer_peng(self.others(t), c)
-        if taken is not None:
-            return taken
+        passed: list[tuple[int, bool]] = []
+        taker = self.offer_peng(self.others(t), c, passed)
         for s in (t, (t + 1) % self.seats):
-            if self.offer_chi(s, c):
-                return s
-        pl.beside.append(c)
-        return None
+            if taker is None and self.offer_chi(s, c, passed):
+                taker = s
+        self.mark_passed(c, passed, taker)
+        if taker is None:
+            pl.beside.append(c)
+        return taker
 
     def make_four(self, s: int, c: int, name: str) -> None:
         """提 or 跑: from a 坎 in hand, or onto the seat's own 偎/臭偎/碰 of ``c``."""
@@ -347,7 +350,8 @@ class Game:
             return True
         return False
 
-    def offer_peng(self, seats: list[int], c: int) -> int | None:
+    def offer_peng(self, seats: list[int], c: int, passed: list[tuple[int, bool]]) -> int | None:
+        """Optional 碰 by a player holding a pair (§3); a pass is noted in ``passed``."""
         for s in seats:
             pl = self.players[s]
             if pl.hand[c] != 2 or c in pl.chou:
@@ -357,11 +361,22 @@ class Game:
                 pl.melds.append(Meld("peng", (c,) * 3, self.pts("peng", c)))
                 self.say(s, "碰", [c] * 3)
                 return s
-            pl.chou.add(c)
-            pl.passed_peng.add(c)
+            passed.append((s, True))
         return None
 
-    def offer_chi(self, s: int, c: int) -> bool:
+    def mark_passed(self, c: int, passed: list[tuple[int, bool]], taker: int | None) -> None:
+        """§5.6 臭牌: a player who could 吃 or 碰 the card and did neither may not 吃/碰 it again;
+        a passed 碰 also makes a later own draw of it a 臭偎 (seed 000 ⑴). Taking it oneself, or
+        not being asked because a higher claim took it, is no pass."""
+        for s, was_peng in passed:
+            if s == taker:
+                continue
+            self.players[s].chou.add(c)
+            if was_peng:
+                self.players[s].passed_peng.add(c)
+
+    def offer_chi(self, s: int, c: int, passed: list[tuple[int, bool]]) -> bool:
+        """Optional 吃 with its 比 (§5.4–§5.5, ``chi.chi_options``); a pass is noted."""
         pl = self.players[s]
         if c in pl.chou:
             return False
@@ -370,7 +385,7 @@ class Game:
             return False
         i = self.policies[s].chi(self, s, c, opts)
         if i < 0:
-            pl.chou.add(c)
+            passed.append((s, False))
             return False
         group, bi = opts[i]
         taken = list(group)
