@@ -303,30 +303,30 @@ def test_payments_sum_to_zero(vr):
 # --- inconsistent input ------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant,kw,message", [
-    (V81, dict(winner=3), "winner must be a seat 0..2 or -1"),
-    (V81, dict(winner=-2), "winner must be a seat"),
-    (V81, dict(dealer=3), "dealer must be a seat"),
-    (V81, dict(seats=4), "seats = 4 but guangxi-81 has 3"),
-    (V81, dict(how="fangpao"), "needs the discarder as payer"),
-    (V81, dict(how="fangpao", payer=1), "payer == winner"),
-    (V81, dict(payer=2), "payer is only for how = 'fangpao'"),
-    (V81, dict(how="ron"), "how must be one of zimo, fangpao, drawn"),
-    (V81, dict(cards=(1,) * 19), "cards must be 20 integer counts"),
-    (V81, dict(cards=(5,) + (0,) * 19), "0..4 copies"),
-    (V81, dict(cards=(0,) * 20), "must not be empty"),
-    (V81, dict(cards=()), "cards must be 20 integer counts"),
-    (V81, dict(huxi=-1), "huxi and fanxing must be ≥ 0"),
-    (V81, dict(huxi=1.5), "huxi must be an integer"),
-    (V81, dict(tianhu=True), "天胡"),  # winner 1 is not the dealer
-    (V81, dict(winner=0, dihu=True), "地胡"),
-    (V81, dict(how="fangpao", payer=2, haidi=True), "海底"),
-    (DZP, dict(fanxing=1), "has no 翻信"),
-    (CD, dict(how="fangpao", payer=2), "allows no win on a discard"),
-    (V81, dict(winner=-1), "荒庄"),  # a 荒庄 with how = "zimo" and 胡息
-    (V81, dict(winner=0, huangzhuang_streak=-1), "huangzhuang_streak"),
+    (V81, {"winner": 3}, "winner must be a seat 0..2 or -1"),
+    (V81, {"winner": -2}, "winner must be a seat"),
+    (V81, {"dealer": 3}, "dealer must be a seat"),
+    (V81, {"seats": 4}, "seats = 4 but guangxi-81 has 3"),
+    (V81, {"how": "fangpao"}, "needs the discarder as payer"),
+    (V81, {"how": "fangpao", "payer": 1}, "payer == winner"),
+    (V81, {"payer": 2}, "payer is only for how = 'fangpao'"),
+    (V81, {"how": "ron"}, "how must be one of zimo, fangpao, drawn"),
+    (V81, {"cards": (1,) * 19}, "cards must be 20 integer counts"),
+    (V81, {"cards": (5,) + (0,) * 19}, "0..4 copies"),
+    (V81, {"cards": (0,) * 20}, "must not be empty"),
+    (V81, {"cards": ()}, "cards must be 20 integer counts"),
+    (V81, {"huxi": -1}, "huxi and fanxing must be ≥ 0"),
+    (V81, {"huxi": 1.5}, "huxi must be an integer"),
+    (V81, {"tianhu": True}, "天胡"),  # winner 1 is not the dealer
+    (V81, {"winner": 0, "dihu": True}, "地胡"),
+    (V81, {"how": "fangpao", "payer": 2, "haidi": True}, "海底"),
+    (DZP, {"fanxing": 1}, "has no 翻信"),
+    (CD, {"how": "fangpao", "payer": 2}, "allows no win on a discard"),
+    (V81, {"winner": -1}, "荒庄"),  # a 荒庄 with how = "zimo" and 胡息
+    (V81, {"winner": 0, "huangzhuang_streak": -1}, "huangzhuang_streak"),
 ])
 def test_errors(variant, kw, message):
-    base = dict(seats=3, dealer=0, winner=1, huxi=17, cards=PLAIN, how="zimo")
+    base = {"seats": 3, "dealer": 0, "winner": 1, "huxi": 17, "cards": PLAIN, "how": "zimo"}
     with pytest.raises(ValueError, match=message):
         settle(variant, HandResult(**{**base, **kw}))
 

@@ -109,6 +109,7 @@ class Game:
         self.policies = policies
         self.rng = Stream(key ^ POLICY_SALT, j)
         self.log: list[str] = []
+        self.moves: list[tuple[int, str, tuple[int, ...]]] = []
         self.first_discard = True
         self.draws = 0
         self.claimed: int | None = None
@@ -164,7 +165,9 @@ class Game:
 
     # --- the hand ---------------------------------------------------------------------------
     def say(self, s: int, what: str, cards: tuple[int, ...] | list[int] = ()) -> None:
+        """Log one move as text (``log``) and as data (``moves``: seat, what, card kinds)."""
         self.log.append(f"{s}: {what} {''.join(card_name(k) for k in cards)}".rstrip())
+        self.moves.append((s, what, tuple(int(k) for k in cards)))
 
     def play(self) -> Outcome:
         """Play the hand to a win or 荒庄."""
