@@ -4,8 +4,8 @@
 
 Both shipped policies always take a win (a declined 胡 only changes who wins later; see
 docs/decisions.md). A user policy is any object with these four methods; ``game`` exposes the
-observation (``game.players[seat]``, every seat's ``melds`` and ``beside`` cards, ``len(game.stock)``,
-``chou``).
+observation (``game.players[seat]``: its hand and ``chou``; every seat's ``melds`` and ``beside``
+cards; ``len(game.stock)``).
 """
 
 from __future__ import annotations

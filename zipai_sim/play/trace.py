@@ -6,10 +6,26 @@ from __future__ import annotations
 import os
 
 from ..chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
-from ..reference import shuffled_deck
+from ..reference import best, shuffled_deck
 from ..variants import Variant, load_variant
+from ..settle import HandResult, Settlement, settle
 from .engine import Game, Outcome
 from .policies import POLICIES
+
+
+def hand_result(game: Game, out: Outcome) -> HandResult:
+    """The settlement input for a finished hand (``zipai_sim.settle``); 对子胡 (no run, 二七十
+    or 绞 in the winning hand) is read from the winner's table groups and hand."""
+    if out.winner < 0:
+        return HandResult(seats=game.seats, dealer=0, winner=-1)
+    pl = game.players[out.winner]
+    inc = out.win_card if game.claimed is not None else -1
+    _, groups = best(pl.hand, game.P, inc, out.how == "zimo", pl.table_huxi(), pl.fours())
+    runs = {"shun", "erqishi", "jiao"}
+    pungs = all(m.name != "chi" for m in pl.melds) and not any(g.name in runs for g in groups)
+    return HandResult(seats=game.seats, dealer=0, winner=out.winner, huxi=out.huxi,
+                      cards=out.cards, how=out.how, payer=out.payer, all_pungs=bool(pungs),
+                      tianhu=out.tianhu, dihu=out.dihu, haidi=out.haidi, fanxing=out.fanxing)
 
 
 def play_seeded(variant: str | os.PathLike | Variant, seed: int, deal: int = 0,
@@ -27,9 +43,15 @@ def play_seeded(variant: str | os.PathLike | Variant, seed: int, deal: int = 0,
     game = Game(v, shuffled_deck(key, j), [POLICIES[policy]() for _ in range(v.layout.players)],
                 key, j)
     out = game.play()
+    money: Settlement = settle(v, hand_result(game, out))
     if out.winner >= 0:
         game.log.append(f"result: seat {out.winner} wins ({out.how}), {out.huxi} 胡息"
                         + (f", 翻信 {out.fanxing}" if v.fanxing.enabled else ""))
     else:
         game.log.append("result: 荒庄")
+    named = ", ".join(f"{n} {x}" for n, x in money.mingtang)
+    game.log.append(f"settlement ({v.settle.unit}): units {money.units}"
+                    + (f", 翻信 {money.fanxing_units}" if money.fanxing_units else "")
+                    + (f", 名堂 {named}" if named else "")
+                    + f"; payments {list(money.payments)}; next dealer {money.next_dealer}")
     return game, out
