@@ -108,6 +108,35 @@ def cmd_play(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_balance(a: argparse.Namespace) -> int:
+    """Play and settle hands of each variant; print win/自摸/放炮 shares, scores and 荒庄 rates."""
+    from . import __version__
+    from .chunks import check_count
+    from .io import write_parquet
+    from .play.balance import simulate_hands
+
+    check_count(a.hands, "--hands")
+    folder = a.out.resolve().parent
+    if not folder.is_dir():
+        raise _Fail(f"cannot write {a.out}: folder {folder} does not exist")
+    frames = [simulate_hands(v, a.hands, a.seed, a.policy) for v in a.variants]
+    df = pl.concat(frames)
+    shown = df.with_columns(
+        pl.when(pl.col("rate").is_not_null() & pl.col("ci_low").is_not_null())
+        .then(pl.format("{} [{}, {}]", pl.col("rate").round(4), pl.col("ci_low").round(4),
+                        pl.col("ci_high").round(4)))
+        .when(pl.col("mean").is_not_null())
+        .then(pl.format("{} ± {} (sd {})", pl.col("mean").round(3), pl.col("se").round(3),
+                        pl.col("sd").round(2)))
+        .otherwise(pl.col("rate").round(4).cast(pl.String)).alias("value"))
+    _print_table(shown.select("variant", "metric", "seat", "count", "n", "value"))
+    write_parquet(df, a.out, {"variants": ",".join(a.variants), "seed": str(a.seed),
+                              "hands": str(a.hands), "policy": a.policy,
+                              "zipai_sim_version": __version__})
+    print(f"wrote {a.out}")
+    return 0
+
+
 def cmd_variants(a: argparse.Namespace) -> int:
     """List the shipped variants, or print every knob of one (``variants show KEY``)."""
     from .variants import describe, variants_table
@@ -170,6 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--policy", choices=("greedy", "random"), default="greedy",
                     help="policy of every seat (default: %(default)s)")
     pl.set_defaults(func=cmd_play)
+    ba = sub.add_parser("balance", help=_doc(cmd_balance), description=_doc(cmd_balance))
+    ba.add_argument("--variants", nargs="+", default=["guangxi-81"], help="variant keys or paths")
+    ba.add_argument("--hands", type=int, default=200, help="hands per variant (default: 200)")
+    ba.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
+    ba.add_argument("--policy", choices=("greedy", "random"), default="greedy")
+    ba.add_argument("--out", type=Path, default=Path("balance.parquet"),
+                    help="Parquet file (default: %(default)s)")
+    ba.set_defaults(func=cmd_balance)
     va = sub.add_parser("variants", help=_doc(cmd_variants), description=_doc(cmd_variants))
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")
