@@ -191,3 +191,21 @@ def test_santi_at_the_deal_and_the_two_ti_rule():
     g = Game(zs.load_variant("guangxi-dazipai"), stacked([two], "伍", ["拾"]), [Script()] * 3)
     g.play()
     assert lines(g)[2:4] == ["0: extra card 拾", "0: discards 拾"]
+
+
+TRACES = sorted((__import__("pathlib").Path(__file__).parent / "traces").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", TRACES, ids=[t.stem for t in TRACES])
+def test_stored_playthroughs_replay(path):
+    """OpenSpiel-style playthroughs: a seeded hand replays line for line. The stored traces were
+    read against RULES.md §5–§7 when written (claims, forced 偎/提/跑, discards by the §5.3
+    invariant); a change of rules or policy shows up here as a diff to review."""
+    from zipai_sim.play.trace import play_seeded
+
+    head, *want = path.read_text(encoding="utf-8").splitlines()
+    args = head.split()
+    variant, seed = args[args.index("--variant") + 1], int(args[args.index("--seed") + 1])
+    deal, policy = int(args[args.index("--deal") + 1]), args[args.index("--policy") + 1]
+    game, _ = play_seeded(variant, seed, deal, policy)
+    assert game.log == want
