@@ -34,8 +34,9 @@ def test_constructed_complete_hands_agree_and_are_complete():
 
 @pytest.mark.parametrize("variant", ["guangxi-dazipai", "changsha-paohuzi", "liuhu-dao"])
 def test_other_points_tables_agree(variant):
-    hands = np.stack(complete_hands(1_500, seed=13))
-    P = zs.load_variant(variant).params
+    v = zs.load_variant(variant)
+    hands = np.stack(complete_hands(1_500, seed=13, size=v.layout.dealer_cards))
+    P = v.params
     assert kernel_huxi(hands, variant) == [ref.best(h, P)[0] for h in hands]
 
 

@@ -13,6 +13,8 @@ import numpy as np
 
 DEFAULT_CHUNK = 1 << 16  # deals per chunk; part of a result's identity, stored with it
 MAX_SEED = (1 << 128) - 1
+MAX_DEALS = 1 << 50  # ~1e15: beyond any run (years of CPU), and safe in int64 arithmetic
+MAX_CHUNK = 1 << 24
 
 
 def check_count(n: object, what: str = "n") -> int:
@@ -21,6 +23,8 @@ def check_count(n: object, what: str = "n") -> int:
         raise ValueError(f"{what} must be a whole number of deals, got {n!r}")
     if n < 0:
         raise ValueError(f"{what} must be ≥ 0, got {n}")
+    if n > MAX_DEALS:
+        raise ValueError(f"{what} must be ≤ 2**50, got {n}")
     return int(n)
 
 
@@ -33,14 +37,14 @@ def check_seed(seed: object) -> int:
     return int(seed)
 
 
-def check_chunk_size(chunk_size: object) -> int:
-    """Default chunk size for ``None``; else a positive int, or ValueError."""
+def check_chunk_size(chunk_size: object, what: str = "chunk_size") -> int:
+    """Default chunk size for ``None``; else an int in 1..2**24, or ValueError naming ``what``."""
     if chunk_size is None:
         return DEFAULT_CHUNK
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)):
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be ≥ 1, got {chunk_size}")
+        raise ValueError(f"{what} must be a positive integer, got {chunk_size!r}")
+    if not 1 <= chunk_size <= MAX_CHUNK:
+        raise ValueError(f"{what} must be in 1..2**24, got {chunk_size}")
     return int(chunk_size)
 
 

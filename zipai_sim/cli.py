@@ -43,9 +43,24 @@ def _print_table(df: pl.DataFrame) -> None:
         print(df)
 
 
+def check_out(path: Path) -> None:
+    """Refuse an output path that cannot be written, before any work is done."""
+    import os
+
+    if str(path) in ("", "."):
+        raise _Fail("--out needs a file name")
+    if path.is_dir():
+        raise _Fail(f"cannot write {path}: it is a folder")
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise _Fail(f"cannot write {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK):
+        raise _Fail(f"cannot write {path}: folder {folder} is not writable")
+
+
 def cmd_simulate(a: argparse.Namespace) -> int:
     """Deal many hands; print 天胡, 地胡, instant-win, two-提 and 翻信 rates with 95% intervals."""
-    from .chunks import check_count
+    from .chunks import check_chunk_size, check_count
     from .simulate import simulate_deals
     from .variants import load_variant
 
@@ -53,15 +68,18 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     if a.threshold is not None:
         v = v.with_threshold(a.threshold)
     check_count(a.deals, "--deals")
-    path = a.out if a.out is not None else Path(f"{v.key}-seed{a.seed}-n{a.deals}.parquet")
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        raise _Fail(f"cannot write {path}: folder {folder} does not exist")
-    r = simulate_deals(v, a.deals, a.seed, threads=a.threads, chunk_size=a.chunk_size,
-                       sample_per_chunk=a.sample_rows)
+    cs = check_chunk_size(a.chunk_size, "--chunk-size")
+    check_count(a.sample_rows, "--sample-rows")
+    # the rules hash in the default name keeps an edited copy of a variant apart from it
+    path = a.out if a.out is not None else Path(
+        f"{v.key}-{v.rules_hash[:8]}-seed{a.seed}-n{a.deals}.parquet")
+    check_out(path)
+    r = simulate_deals(v, a.deals, a.seed, threads=a.threads, chunk_size=cs,
+                       sample_per_chunk=min(a.sample_rows, cs))
     r.to_parquet(path, rows=a.sample_rows > 0)
     head = (f"{v.key} (rules {v.rules_hash}, threshold {v.win.threshold}): {r.n:,} deals, "
-            f"seed {a.seed}, chunk {r.chunk_size}, {r.threads} threads, {r.seconds:.1f} s "
+            f"seed {a.seed}, chunk {r.chunk_size}, {r.threads} thread{'s' * (r.threads > 1)}, "
+            f"{r.seconds:.1f} s "
             f"({r.n / max(r.seconds, 1e-9):,.0f} deals/s)")
     if r.partial:
         head += f"  PARTIAL: interrupted after {r.n:,} of {r.n_requested:,} deals"
@@ -80,7 +98,8 @@ def cmd_hand(a: argparse.Namespace) -> int:
     """Print the best decomposition, 胡息, complete/win, and the waits (听) of a hand."""
     from .evaluate import explain, waits
 
-    e = explain(a.text, a.variant, incoming=a.incoming, source=a.source)
+    e = explain(a.text, a.variant, incoming=a.incoming, source=a.source,
+                liangzhang=a.liangzhang)
     print(e)
     if a.incoming is None:
         w = waits(a.text, a.variant)
@@ -116,9 +135,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
     from .play.balance import simulate_hands
 
     check_count(a.hands, "--hands")
-    folder = a.out.resolve().parent
-    if not folder.is_dir():
-        raise _Fail(f"cannot write {a.out}: folder {folder} does not exist")
+    check_out(a.out)
     frames = [simulate_hands(v, a.hands, a.seed, a.policy) for v in a.variants]
     df = pl.concat(frames)
     shown = df.with_columns(
@@ -168,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="zipai-sim",
                  description="Monte Carlo toolkit for 字牌 (zipai): deals, 胡息 and rule variants.")
     sub = ap.add_subparsers(dest="command", parser_class=_Parser)
-    sim = sub.add_parser("simulate", help=_doc(cmd_simulate), description=_doc(cmd_simulate))
+    sim = sub.add_parser("simulate", help=_doc(cmd_simulate), description=cmd_simulate.__doc__)
     sim.add_argument("--variant", default="guangxi-81", help="variant key or path to a TOML file "
                      "(default: %(default)s)")
     sim.add_argument("--deals", type=int, default=2_000_000, help="number of deals "
@@ -184,14 +201,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--sample-rows", type=int, default=0,
                      help="keep this many per-deal rows per chunk, written to OUT.rows.parquet")
     sim.set_defaults(func=cmd_simulate)
-    hd = sub.add_parser("hand", help=_doc(cmd_hand), description=_doc(cmd_hand))
+    hd = sub.add_parser("hand", help=_doc(cmd_hand), description=cmd_hand.__doc__)
     hd.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
     hd.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
     hd.add_argument("--incoming", default=None, help="an incoming card, e.g. 十 or s10")
     hd.add_argument("--source", choices=("self", "other"), default="self",
                     help="where the incoming card comes from (default: %(default)s)")
+    hd.add_argument("--liangzhang", default=None,
+                    help="the dealer's shown card, for 衡阳's 五坎 rule (e.g. 三)")
     hd.set_defaults(func=cmd_hand)
-    pl = sub.add_parser("play", help=_doc(cmd_play), description=_doc(cmd_play))
+    pl = sub.add_parser("play", help=_doc(cmd_play), description=cmd_play.__doc__)
     pl.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
     pl.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
     pl.add_argument("--deal", type=int, default=0,
@@ -199,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--policy", choices=("greedy", "random"), default="greedy",
                     help="policy of every seat (default: %(default)s)")
     pl.set_defaults(func=cmd_play)
-    ba = sub.add_parser("balance", help=_doc(cmd_balance), description=_doc(cmd_balance))
+    ba = sub.add_parser("balance", help=_doc(cmd_balance), description=cmd_balance.__doc__)
     ba.add_argument("--variants", nargs="+", default=["guangxi-81"], help="variant keys or paths")
     ba.add_argument("--hands", type=int, default=200, help="hands per variant (default: 200)")
     ba.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
@@ -207,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--out", type=Path, default=Path("balance.parquet"),
                     help="Parquet file (default: %(default)s)")
     ba.set_defaults(func=cmd_balance)
-    va = sub.add_parser("variants", help=_doc(cmd_variants), description=_doc(cmd_variants))
+    va = sub.add_parser("variants", help=_doc(cmd_variants), description=cmd_variants.__doc__)
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")
     va.set_defaults(func=cmd_variants)
@@ -223,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return a.func(a)
+    except BrokenPipeError:  # e.g. piped into head: the reader left, nothing to report
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("zipai-sim: interrupted", file=sys.stderr)
         return 130

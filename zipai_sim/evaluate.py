@@ -34,6 +34,17 @@ def as_counts(hand: HandLike, name: str = "hand") -> np.ndarray:
     return validate_counts(hand, name=name)
 
 
+def _check_size(c: np.ndarray, lo: int, hi: int, what: str) -> None:
+    """Every row's card total within ``lo..hi`` (RULES.md §2 hand sizes), else CardError."""
+    totals = c.reshape(-1, 20).sum(axis=1)
+    bad = np.nonzero((totals < lo) | (totals > hi))[0]
+    if bad.size:
+        r = int(bad[0])
+        row = f" row {r}" if c.ndim == 2 else ""
+        raise CardError(f"{what}{row} holds {int(totals[r])} cards; expected {lo}"
+                        + (f"..{hi}" if hi != lo else ""))
+
+
 def _card(card: int | str | None, hand: np.ndarray, name: str) -> int:
     if card is None:
         return -1
@@ -65,6 +76,8 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     """
     v = load_variant(variant)
     c = as_counts(counts, "counts")
+    # a dealer's hand, a non-dealer's + the 亮张, or either + a two-提 extra card (§2, §6)
+    _check_size(c, v.layout.other_cards, v.layout.dealer_cards + 1, "an opening hand")
     c2 = np.ascontiguousarray(c.reshape(-1, 20))
     n = c2.shape[0]
     if liangzhang is None:
@@ -120,7 +133,10 @@ class Explanation:
         else:
             lines = [f"{head}: complete, {self.huxi} 胡息"]
             for name, cards, hx in self.groups:
-                lines.append(f"  {GROUP_NAMES[name]:<4} {cards:<10} {hx:>3}")
+                label, shown = GROUP_NAMES[name], cards
+                # CJK characters are two columns wide: pad by display width
+                lines.append(f"  {label}{' ' * (8 - 2 * len(label))}{shown}"
+                             f"{' ' * (10 - 2 * len(shown))}{hx:>3}")
         if self.instant:
             lines.append(f"instant win at the deal: {self.instant} "
                          f"({'三提' if self.instant == 'santi' else '五坎'})")
@@ -146,6 +162,10 @@ def explain(hand: HandLike, variant: str | os.PathLike | Variant, incoming: int 
     if source not in ("self", "other"):
         raise ValueError(f"source must be 'self' or 'other', got {source!r}")
     inc = _card(incoming, c, "incoming")
+    if incoming is None and source != "self":
+        raise ValueError("source only applies to an incoming card: give incoming too")
+    # any hand in play (it shrinks as groups go to the table) up to a dealt hand + one card
+    _check_size(c, 1 if inc >= 0 else 2, v.layout.dealer_cards + (0 if inc >= 0 else 1), "hand")
     P = v.params
     huxi, groups = ref.best(c, P, inc, source == "self")
     work = np.zeros(khand.WORK, np.int64)
@@ -183,6 +203,7 @@ def waits(hand: HandLike, variant: str | os.PathLike | Variant, table_huxi: int 
     c = as_counts(hand)
     if c.ndim != 1:
         raise CardError("waits takes one hand, not a batch")
+    _check_size(c, 1, v.layout.dealer_cards, "hand")
     for name, x in (("table_huxi", table_huxi), ("table_fours", table_fours)):
         if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {x!r}")

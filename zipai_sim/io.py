@@ -22,6 +22,9 @@ def write_parquet(df: pl.DataFrame, path: str | os.PathLike, metadata: dict[str,
     os.close(fd)
     try:
         df.write_parquet(tmp, metadata=metadata)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

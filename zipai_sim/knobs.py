@@ -11,6 +11,8 @@ import json
 import re
 from typing import Any
 
+LIMIT = 10**6  # default bound of integer knobs
+
 
 class Want(Exception):
     """Raised by `convert` with what the value should have been."""
@@ -27,7 +29,8 @@ def convert(v: Any, m: dict[str, Any]) -> Any:
     kind, choices = m["kind"], m.get("choices", ())
     quoted = ", ".join(f'"{c}"' for c in choices)
     if kind == "int":
-        lo, hi = m.get("lo"), m.get("hi")
+        # every integer knob is bounded, so no value can overflow the kernels' int64 tuple
+        lo, hi = m.get("lo", -LIMIT), m.get("hi", LIMIT)
         if is_int(v) and (lo is None or v >= lo) and (hi is None or v <= hi) and (
                 not choices or v in choices):
             return v
@@ -62,7 +65,7 @@ def convert(v: Any, m: dict[str, Any]) -> Any:
         raise Want(_LIST_WANT[kind])
     if kind == "strs" and v and all(isinstance(s, str) and s.strip() for s in v):
         return tuple(s.strip() for s in v)
-    if kind == "pair" and len(v) == 2 and all(is_int(x) and x >= 0 for x in v):
+    if kind == "pair" and len(v) == 2 and all(is_int(x) and 0 <= x <= 1000 for x in v):
         return tuple(v)
     if kind == "ints" and v and all(is_int(x) and x >= 0 for x in v) and len(set(v)) == len(v):
         return tuple(sorted(v))
@@ -76,7 +79,7 @@ def convert(v: Any, m: dict[str, Any]) -> Any:
 
 _LIST_WANT = {
     "strs": "a non-empty list of strings",
-    "pair": "a [small, big] pair of integers ≥ 0",
+    "pair": "a [small, big] pair of integers in 0..1000",
     "ints": "a non-empty list of distinct integers ≥ 0",
     "red_bonus": "a list of [red count 1..24, units ≥ 0] pairs, each red count once",
 }

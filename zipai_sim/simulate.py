@@ -74,9 +74,11 @@ class SimResult:
 
     @property
     def huxi_distribution(self) -> pl.DataFrame:
-        """胡息 of complete dealer hands: ``huxi, count, n, rate, ci_low, ci_high``."""
+        """胡息 of complete dealer hands: ``huxi, count, n, rate, ci_low, ci_high`` (the row
+        ``huxi = 127`` counts 127 and more)."""
         return (self.summary.filter(pl.col("metric").str.starts_with("dealer_huxi_"))
-                .with_columns(pl.col("metric").str.strip_prefix("dealer_huxi_").cast(pl.Int64)
+                .with_columns(pl.col("metric").str.strip_prefix("dealer_huxi_")
+                              .str.strip_suffix("plus").cast(pl.Int64)
                               .alias("huxi")).drop("metric", "mean", "se")
                 .select("huxi", "count", "n", "rate", "ci_low", "ci_high"))
 
@@ -122,7 +124,9 @@ def _summarize(r: SimResult) -> pl.DataFrame:
                               c[ko.C_FX_DIST + k], wins))
     complete = int(c[ko.C_DEALER_COMPLETE])
     for h in np.nonzero(r.huxi_hist)[0]:
-        rows.append(_rate(f"dealer_huxi_{int(h)}", r.huxi_hist[h], complete))
+        # the last bin holds every 胡息 from HIST - 1 up (only custom point tables reach it)
+        name = f"dealer_huxi_{int(h)}" + ("plus" if h == ko.HIST - 1 else "")
+        rows.append(_rate(name, r.huxi_hist[h], complete))
     return pl.DataFrame(rows, schema=SUMMARY_SCHEMA)
 
 

@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 DECK_SIZE = 80  # RULES.md §1
+MAX_POINTS = 1000  # bound on 胡息 knobs: far above any real table, far below int overflow
 PRIORITY_STEPS = ("ti_wei", "hu", "pao_peng", "chi")  # RULES.md §5.2 claims on a shown card
 MINGTANG_NAMES = (  # RULES.md §7.4; 自摸 lives in [settle] (zimo_multiplier, zimo_bonus_units)
     "honghu", "dahong", "dianhu", "wuhu", "duizihu", "shibada", "shibaxiao", "shiliuxiao",
@@ -88,7 +89,7 @@ class Points:
 class Win:
     """``[win]``: what wins (RULES.md §3 pair rule, §5.2 priority, §6)."""
 
-    threshold: int = _k("int", lo=0)  # 起胡
+    threshold: int = _k("int", lo=0, hi=MAX_POINTS)  # 起胡
     thresholds: tuple[int, ...] = _k("ints")  # customary settings, for sweeps
     piaohu: bool = _k("bool")  # a complete hand with 0 胡息 also wins
     discard_win: bool = _k("bool")
@@ -241,11 +242,11 @@ class Variant:
     def with_threshold(self, threshold: int) -> Variant:
         """A copy with another 起胡 threshold (RULES.md §6) and its own ``rules_hash``.
 
-        ``win.thresholds`` (the customary settings) is kept as is; any integer ≥ 0 is accepted.
-        Raises `VariantError` when ``threshold`` is not an integer ≥ 0 (bool is rejected).
+        ``win.thresholds`` (the customary settings) is kept as is; any integer in
+        0..MAX_POINTS is accepted, else `VariantError` (bool is rejected).
         """
         try:
-            t = _convert(threshold, {"kind": "int", "lo": 0})
+            t = _convert(threshold, {"kind": "int", "lo": 0, "hi": MAX_POINTS})
         except _Want as want:
             raise VariantError(f"{self.key}: [win].threshold must be {want}, "
                                f"got {_show(threshold)}") from None

@@ -104,6 +104,24 @@ def _sort3(a, b, c):
     return x, y, z
 
 
+@njit(cache=True, inline="always")
+def _add_bi(cs, nb, g1, g2):
+    """Append the 比 list ``[g1, g2]`` (g2 may be NO_GROUP) to ``cs[:, 6:10]`` unless the same
+    groups are already there (``_bi``'s ``seen``); returns the new count."""
+    if g2 == NO_GROUP or g1 <= g2:
+        k0, k1 = g1, g2
+    else:
+        k0, k1 = g2, g1
+    for i in range(nb):
+        if cs[i, 8] == k0 and cs[i, 9] == k1:
+            return nb
+    cs[nb, 6] = g1
+    cs[nb, 7] = g2
+    cs[nb, 8] = k0
+    cs[nb, 9] = k1
+    return nb + 1
+
+
 @njit(cache=True)
 def chi_options(hand, x, cs, gw, tmp):
     """Every legal 吃 of card ``x`` for ``hand: int8[20]`` (坎 inside, locked) into
@@ -132,42 +150,15 @@ def chi_options(hand, x, cs, gw, tmp):
                 if not take(rest, t1, g1, -1):
                     continue
                 if t1[x] == 0:
-                    k0, k1 = g1, NO_GROUP
-                    c0, c1 = g1, NO_GROUP
-                    cand = 1
-                else:
-                    cand = 0
-                for c in range(ng if t1[x] != 0 else 0):
+                    nb = _add_bi(cs, nb, g1, NO_GROUP)
+                    continue
+                for c in range(ng):
                     g2 = gw[c]
                     if not take(t1, t2, g2, -1):
                         continue
                     if t2[x] != 0:  # cannot happen: at most two X are left (module doc)
                         continue
-                    c0, c1 = g1, g2
-                    k0, k1 = (g1, g2) if g1 <= g2 else (g2, g1)
-                    dup = False
-                    for i in range(nb):
-                        if cs[i, 8] == k0 and cs[i, 9] == k1:
-                            dup = True
-                            break
-                    if not dup:
-                        cs[nb, 6] = c0
-                        cs[nb, 7] = c1
-                        cs[nb, 8] = k0
-                        cs[nb, 9] = k1
-                        nb += 1
-                if cand == 1:
-                    dup = False
-                    for i in range(nb):
-                        if cs[i, 8] == k0 and cs[i, 9] == k1:
-                            dup = True
-                            break
-                    if not dup:
-                        cs[nb, 6] = c0
-                        cs[nb, 7] = c1
-                        cs[nb, 8] = k0
-                        cs[nb, 9] = k1
-                        nb += 1
+                    nb = _add_bi(cs, nb, g1, g2)
         # the options of this 吃 group, in _bi order; one per distinct set of laid groups
         for i in range(nb):
             b0 = cs[i, 6]

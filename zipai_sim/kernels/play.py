@@ -1,0 +1,958 @@
+"""The numba play engine: the twin of ``zipai_sim.play.engine.Game`` (RULES.md §5–§6).
+
+``play_hand`` plays one dealt deck move for move as the reference does, with the same seat
+policies (0 random, 1 greedy: ``play.policies``) drawing from the same policy stream
+(``Stream(key ^ POLICY_SALT, j)``), and writes the moves (``moves_out``, one ``M_*`` row each)
+and the outcome (``out``, ``O_*`` columns). ``play_chunks`` runs whole chunks in parallel, one
+prange iteration per chunk, deal ``j`` of chunk ``c`` dealt exactly as
+``reference.shuffled_deck(keys[c], j)``.
+
+No recursion: every step of the reference (turn loop, claims on a discard and on a draw, 臭牌,
+比) is a loop here. State lives in the scratch tuple of ``new_scratch()`` (allocated once per
+chunk, reset per hand):
+
+- ``hands: int8[MAX_SEATS, 20]`` hand counts (坎 inside);
+- ``marks: int8[3, MAX_SEATS, 20]``: ``[MK_CHOU]`` 臭 kinds, ``[MK_PASSED_PENG]`` kinds whose
+  碰 the seat passed (a later own draw is a 臭偎), ``[MK_BESIDE]`` cards lying beside the seat;
+- ``melds: int64[MAX_SEATS, MAX_MELDS, MELD_COLS]`` table groups in the reference's list order:
+  kind (``MELD_*``), number of cards, 胡息, up to four kinds;
+- ``ints: int64[N_INTS]`` scalars (``I_*``), ``rng: uint64[2]`` the policy stream (state, spare);
+- eval / 吃 / policy scratch.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .. import params as p
+from .chi import CHI_COLS, MAX_CHI, NO_GROUP, chi_options, gcard
+from .deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
+from .hand import WORK, eval_hand, group_points, instant_shape, is_win, peng_points
+from .opening import fanxing_value
+from .rng import bounded, deal_state
+
+POLICY_SALT = 0x5A49504149  # the same salt as play.engine.POLICY_SALT
+_SALT = np.uint64(POLICY_SALT)
+
+MAX_SEATS = 4
+MAX_MELDS = 12  # a seat holds at most H + 3 ≤ 24 cards at rest, at least 3 a group: ≤ 8
+MAX_MOVES = 256  # moves per hand; a bound: each move draws (≤ 23) or shrinks a hand
+MOVE_COLS = 12
+MAX_CARDS = 9  # cards listed in one move (吃 + two 比 groups)
+
+# policies (one per seat, ``policies: int64[seats]``)
+POL_RANDOM = 0
+POL_GREEDY = 1
+
+# --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
+M_SEAT = 0
+M_ACTION = 1
+M_AUX = 2  # 胡息 of a 胡; 0 otherwise
+M_CARDS = 3  # 3..11 the card kinds as ``game.moves`` lists them
+# action codes (the reference's ``what``)
+A_DEAL_TI = 0  # "提 (dealt)": an opening 提 laid down
+A_EXTRA = 1  # "extra card": the two-提 extra card (TWO_TI_EXTRA)
+A_DISCARD = 2  # "discards"
+A_DRAW = 3  # "draws"
+A_WEI = 4  # "偎"
+A_CHOUWEI = 5  # "臭偎"
+A_TI = 6  # "提" (a drawn 4th card onto a 坎 / 偎)
+A_PAO = 7  # "跑"
+A_PENG = 8  # "碰"
+A_CHI = 9  # "吃"
+A_CHI_BI = 10  # "吃 + 比"
+A_HU_ZIMO = 11  # "胡 (zimo) N 胡息 on"
+A_HU_FANGPAO = 12  # "胡 (fangpao) ..."
+A_HU_DRAWN = 13  # "胡 (drawn) ..."
+A_HU_ZIMO_SANTI = 14  # "胡 (zimo, santi) ...": 三提 at the deal
+A_HU_ZIMO_WUKAN = 15  # "胡 (zimo, wukan) ...": 五坎 at the deal
+A_HUANG = 16  # "荒庄: the stock is empty" (seat -1, no cards; a log line, not in game.moves)
+
+# --- outcome row ``out: int64[N_OUT]`` -----------------------------------------------------------
+O_WINNER = 0  # winning seat, -1 荒庄
+O_HOW = 1  # HOW_* below
+O_PAYER = 2  # the discarder of a 放炮, else -1
+O_HUXI = 3  # winner's 胡息 (0 on 荒庄)
+O_TIANHU = 4  # 0/1
+O_DIHU = 5  # 0/1
+O_HAIDI = 6  # 0/1: won on the last stock card
+O_INSTANT = 7  # 0 none, 1 三提, 2 五坎 (hand.INSTANT_*)
+O_FANXING = 8  # 翻信 units (0 when the variant has none)
+O_DRAWS = 9  # stock cards drawn in play (the extra card is not a draw)
+O_RED = 10  # red cards (二七十 贰柒拾) among the winner's cards, winning card included
+O_BIG = 11  # big cards among them
+O_ALL_PUNGS = 12  # 1: no 吃 on the table and the win is all 坎/提/偎/碰/跑 (+ one pair)
+O_WIN_CARD = 13  # the card won on (the 亮张 for a win at the deal), -1 荒庄
+O_MOVES = 14  # number of move rows written
+N_OUT = 15
+HOW_NONE = 0
+HOW_ZIMO = 1
+HOW_FANGPAO = 2
+HOW_DRAWN = 3
+
+# --- table groups -------------------------------------------------------------------------------
+MELD_CHI = 0
+MELD_PENG = 1
+MELD_WEI = 2
+MELD_CHOUWEI = 3
+MELD_PAO = 4
+MELD_TI = 5
+MELD_KAN = 6  # only for points: a 坎 never lies on the table
+MD_KIND = 0
+MD_LEN = 1
+MD_HUXI = 2
+MD_CARDS = 3  # 3..6
+MELD_COLS = 7
+
+MK_CHOU = 0
+MK_PASSED_PENG = 1
+MK_BESIDE = 2
+
+# --- scalars ``ints`` ----------------------------------------------------------------------------
+I_POS = 0  # next stock card: deck[I_POS]; the stock is empty at DECK
+I_DRAWS = 1
+I_FIRST = 2  # 1 until the first discard of the hand is settled
+I_NMOV = 3
+I_SEATS = 4
+I_H = 5  # a non-dealer's dealt hand size
+I_CHOUWIN = 6  # variant.win.choupai_win
+I_HAVE = 7  # the policy stream's spare half is valid
+I_NPASS = 8  # passed claims noted for the card in hand
+I_NMELD = 9  # 9..12 number of table groups per seat
+I_PASS = 13  # 13..28 (seat, was_peng) pairs of the passed claims
+N_INTS = 29
+
+WIN = -2  # on_discard / on_draw: the hand was won (``out`` written)
+NONE = -1  # nobody took the card
+
+RED_MASK = (1 << 1) | (1 << 6) | (1 << 9) | (1 << 11) | (1 << 16) | (1 << 19)
+
+SCORE_WIN = 1_000_000  # greedy score (win, waits, best) as one int: waits ≤ 20, 胡息 < 1000
+SCORE_WAITS = 1_000
+
+
+def new_scratch():
+    """The scratch tuple ``play_hand`` takes (allocate once, reuse for every hand)."""
+    return (
+        np.zeros((MAX_SEATS, 20), np.int8),  # hands
+        np.zeros((3, MAX_SEATS, 20), np.int8),  # marks
+        np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),  # melds
+        np.zeros(N_INTS, np.int64),  # ints
+        np.zeros(2, np.uint64),  # rng
+        np.zeros(WORK, np.int64),  # eval_hand work
+        np.zeros((8, 20), np.int8),  # tmp hands: 0..2 吃, 3 policy, 4 cards, 5 free
+        np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
+        np.zeros(8, np.int64),  # groups_with
+        np.zeros(20, np.int64),  # discard options
+    )
+
+
+@njit(cache=True)
+def _new_scratch():
+    return (
+        np.zeros((MAX_SEATS, 20), np.int8),
+        np.zeros((3, MAX_SEATS, 20), np.int8),
+        np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),
+        np.zeros(N_INTS, np.int64),
+        np.zeros(2, np.uint64),
+        np.zeros(WORK, np.int64),
+        np.zeros((8, 20), np.int8),
+        np.zeros((MAX_CHI, CHI_COLS), np.int64),
+        np.zeros(8, np.int64),
+        np.zeros(20, np.int64),
+    )
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _say(moves, ints, s, a, aux, k, n):
+    """One move row: ``n`` copies of kind ``k``."""
+    r = ints[I_NMOV]
+    moves[r, M_SEAT] = s
+    moves[r, M_ACTION] = a
+    moves[r, M_AUX] = aux
+    for i in range(MAX_CARDS):
+        moves[r, M_CARDS + i] = k if i < n else -1
+    ints[I_NMOV] = r + 1
+
+
+@njit(cache=True)
+def _below(rng, ints, m):
+    """``Stream.below(m)`` on the policy stream."""
+    st, sp, hv, v = bounded(rng[0], rng[1], ints[I_HAVE], m)
+    rng[0] = st
+    rng[1] = sp
+    ints[I_HAVE] = hv
+    return v
+
+
+@njit(cache=True)
+def _pts(P, kind, k):
+    """胡息 of a three/four of a kind (``Game.pts``)."""
+    if kind == MELD_PENG:
+        return peng_points(P, k)
+    if kind == MELD_WEI:
+        return group_points(P, p.WEI_SMALL, k)
+    if kind == MELD_CHOUWEI:
+        return group_points(P, p.CHOUWEI_SMALL, k)
+    if kind == MELD_PAO:
+        return group_points(P, p.PAO_SMALL, k)
+    if kind == MELD_TI:
+        return group_points(P, p.TI_SMALL, k)
+    return group_points(P, p.KAN_SMALL, k)
+
+
+@njit(cache=True)
+def run_pts(P, code):
+    """胡息 of a 3-card free group (``Game.run_pts``): 一二三 and 二七十 score, others 0."""
+    a = gcard(code, 0)
+    b = gcard(code, 1)
+    c = gcard(code, 2)
+    size = (a // 10) * 10
+    if a == size and b == size + 1 and c == size + 2:
+        return P[p.YIERSAN_BIG] if size else P[p.YIERSAN_SMALL]
+    if a == size + 1 and b == size + 6 and c == size + 9:
+        return P[p.ERQISHI_BIG] if size else P[p.ERQISHI_SMALL]
+    return 0
+
+
+@njit(cache=True)
+def _table_huxi(melds, ints, s):
+    t = 0
+    for i in range(ints[I_NMELD + s]):
+        t += melds[s, i, MD_HUXI]
+    return t
+
+
+@njit(cache=True)
+def _fours(melds, ints, s):
+    t = 0
+    for i in range(ints[I_NMELD + s]):
+        if melds[s, i, MD_LEN] == 4:
+            t += 1
+    return t
+
+
+@njit(cache=True)
+def _at_rest(hands, melds, ints, s):
+    t = 0
+    for k in range(20):
+        t += hands[s, k]
+    for i in range(ints[I_NMELD + s]):
+        t += melds[s, i, MD_LEN]
+    return t
+
+
+@njit(cache=True)
+def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
+    """Index of the first 偎/臭偎 (``wei_ok``) or 碰 (``peng_ok``) of kind ``c``, or -1."""
+    for i in range(ints[I_NMELD + s]):
+        if melds[s, i, MD_CARDS] != c:
+            continue
+        kd = melds[s, i, MD_KIND]
+        if wei_ok and (kd == MELD_WEI or kd == MELD_CHOUWEI):
+            return i
+        if peng_ok and kd == MELD_PENG:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _add_same(P, melds, ints, s, kind, c, n):
+    """Append a table group of ``n`` copies of ``c``."""
+    i = ints[I_NMELD + s]
+    melds[s, i, MD_KIND] = kind
+    melds[s, i, MD_LEN] = n
+    melds[s, i, MD_HUXI] = _pts(P, kind, c)
+    for t in range(4):
+        melds[s, i, MD_CARDS + t] = c if t < n else -1
+    ints[I_NMELD + s] = i + 1
+
+
+@njit(cache=True)
+def _add_group(P, melds, ints, s, code):
+    """Append a 吃/比 group (``MELD_CHI``)."""
+    i = ints[I_NMELD + s]
+    melds[s, i, MD_KIND] = MELD_CHI
+    melds[s, i, MD_LEN] = 3
+    melds[s, i, MD_HUXI] = run_pts(P, code)
+    for t in range(3):
+        melds[s, i, MD_CARDS + t] = gcard(code, t)
+    melds[s, i, MD_CARDS + 3] = -1
+    ints[I_NMELD + s] = i + 1
+
+
+@njit(cache=True)
+def _del_meld(melds, ints, s, i):
+    n = ints[I_NMELD + s]
+    for r in range(i, n - 1):
+        for t in range(MELD_COLS):
+            melds[s, r, t] = melds[s, r + 1, t]
+    ints[I_NMELD + s] = n - 1
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _win_huxi(P, S, s, c, own, drawn):
+    """``Game.win_huxi``: best 胡息 of seat ``s`` winning on ``c`` (-1: cannot)."""
+    hands, marks, melds, ints, rng, work = S[0], S[1], S[2], S[3], S[4], S[5]
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    best = eval_hand(hands[s], c, 1 if own else 0, th, fo, P, work)
+    for i in range(ints[I_NMELD + s]):
+        if melds[s, i, MD_LEN] != 3 or melds[s, i, MD_CARDS] != c:
+            continue
+        kd = melds[s, i, MD_KIND]
+        if kd == MELD_WEI or kd == MELD_CHOUWEI:
+            new = MELD_TI if own else MELD_PAO
+        elif kd == MELD_PENG and drawn:
+            new = MELD_PAO
+        else:
+            continue
+        r = eval_hand(hands[s], -1, 1, th - melds[s, i, MD_HUXI] + _pts(P, new, c), fo + 1, P,
+                      work)
+        if r > best:
+            best = r
+    return best
+
+
+@njit(cache=True)
+def _can_win(P, S, s, c, own, drawn):
+    marks, ints = S[1], S[3]
+    if marks[MK_CHOU, s, c] != 0 and ints[I_CHOUWIN] == 0:
+        return -1
+    hx = _win_huxi(P, S, s, c, own, drawn)
+    return hx if is_win(hx, P) else -1
+
+
+@njit(cache=True, inline="always")
+def _pungs_only(free, fours):
+    """Free cards that need no run, 二七十 or 绞: none (no four-card group) or exactly one pair
+    (with one: the §3 pair rule)."""
+    n = 0
+    pairs = 0
+    for k in range(20):
+        n += free[k]
+        if free[k] == 2:
+            pairs += 1
+    if fours == 0:
+        return n == 0
+    return n == 2 and pairs == 1
+
+
+@njit(cache=True)
+def _all_pungs(P, S, s, c, own, drawn, in_hand, hx):
+    """1 when the winner holds no 吃 group and the win at ``hx`` 胡息 is made with 坎/提/偎/碰/跑
+    only (+ the pair the pair rule owes): some placement of the winning card that reaches
+    ``hx`` leaves the free hand cards empty or exactly one pair. Placements are those of
+    ``Game.win_huxi``: the card completes a 坎 (提/跑), a pair (偎/碰) or stays free, or completes
+    a table 偎 (提/跑) or, drawn, a 碰 (跑)."""
+    hands, melds, ints, tmp = S[0], S[2], S[3], S[6]
+    for i in range(ints[I_NMELD + s]):
+        if melds[s, i, MD_KIND] == MELD_CHI:
+            return 0
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    free = tmp[5]
+    locked = th
+    for k in range(20):
+        n = hands[s, k]
+        if n == 4:
+            locked += _pts(P, MELD_TI, k)
+            fo += 1
+            free[k] = 0
+        elif n == 3:
+            locked += _pts(P, MELD_KAN, k)
+            free[k] = 0
+        else:
+            free[k] = n
+    if in_hand:
+        return 1 if (_pungs_only(free, fo) and locked == hx) else 0
+    n = hands[s, c]
+    if n == 3:
+        new = MELD_TI if own else MELD_PAO
+        if _pungs_only(free, fo + 1) and locked - _pts(P, MELD_KAN, c) + _pts(P, new, c) == hx:
+            return 1
+    elif n == 2:
+        free[c] = 0
+        add = _pts(P, MELD_WEI, c) if own else _pts(P, MELD_PENG, c)
+        if _pungs_only(free, fo) and locked + add == hx:
+            return 1
+        free[c] = 2
+    elif n <= 1:
+        free[c] = n + 1
+        if _pungs_only(free, fo) and locked == hx:
+            return 1
+        free[c] = n
+    for i in range(ints[I_NMELD + s]):
+        if melds[s, i, MD_LEN] != 3 or melds[s, i, MD_CARDS] != c:
+            continue
+        kd = melds[s, i, MD_KIND]
+        if kd == MELD_WEI or kd == MELD_CHOUWEI:
+            new = MELD_TI if own else MELD_PAO
+        elif kd == MELD_PENG and drawn:
+            new = MELD_PAO
+        else:
+            continue
+        if _pungs_only(free, fo + 1) and locked - melds[s, i, MD_HUXI] + _pts(P, new, c) == hx:
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _win(P, S, deck, moves, out, s, how, c, hx, payer, tianhu, dihu, haidi, instant, in_hand,
+         own, drawn):
+    """``Game.win``: the outcome row and the 胡 move."""
+    hands, melds, ints, tmp = S[0], S[2], S[3], S[6]
+    cards = tmp[4]
+    for k in range(20):
+        cards[k] = hands[s, k]
+    for i in range(ints[I_NMELD + s]):
+        for t in range(melds[s, i, MD_LEN]):
+            cards[melds[s, i, MD_CARDS + t]] += 1
+    if not in_hand:
+        cards[c] += 1
+    fx = 0
+    if P[p.FANXING] == 1:
+        fx = fanxing_value(cards, c, deck, ints[I_POS], DECK, P)
+    red = 0
+    big = 0
+    for k in range(20):
+        if (RED_MASK >> k) & 1:
+            red += cards[k]
+        if k >= 10:
+            big += cards[k]
+    out[O_WINNER] = s
+    out[O_HOW] = how
+    out[O_PAYER] = payer
+    out[O_HUXI] = hx
+    out[O_TIANHU] = 1 if tianhu else 0
+    out[O_DIHU] = 1 if dihu else 0
+    out[O_HAIDI] = 1 if haidi else 0
+    out[O_INSTANT] = instant
+    out[O_FANXING] = fx
+    out[O_DRAWS] = ints[I_DRAWS]
+    out[O_RED] = red
+    out[O_BIG] = big
+    out[O_ALL_PUNGS] = _all_pungs(P, S, s, c, own, drawn, in_hand, hx)
+    out[O_WIN_CARD] = c
+    if how == HOW_ZIMO:
+        a = A_HU_ZIMO if instant == 0 else (A_HU_ZIMO_SANTI if instant == 1 else A_HU_ZIMO_WUKAN)
+    elif how == HOW_FANGPAO:
+        a = A_HU_FANGPAO
+    else:
+        a = A_HU_DRAWN
+    _say(moves, ints, s, a, hx, c, 1)
+
+
+# --- policies -----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _score(P, work, hand, th, fo):
+    """``GreedyPolicy.score`` as one int: win * SCORE_WIN + waits * SCORE_WAITS + best."""
+    win = 0
+    waits = 0
+    best = 0
+    for k in range(20):
+        if hand[k] >= 4:
+            continue
+        hx = eval_hand(hand, k, 1, th, fo, P, work)
+        if hx >= 0:
+            waits += 1
+            if hx > best:
+                best = hx
+            if is_win(hx, P):
+                win += 1
+    return win * SCORE_WIN + waits * SCORE_WAITS + best
+
+
+@njit(cache=True)
+def _best_discard(P, work, hand, th, fo, opts, nopt):
+    """``GreedyPolicy.best_discard``: (score, kind) of the first best option. ``hand`` is
+    changed and restored."""
+    top = -1
+    pick = -1
+    for i in range(nopt):
+        k = opts[i]
+        hand[k] -= 1
+        sc = _score(P, work, hand, th, fo)
+        hand[k] += 1
+        if pick < 0 or sc > top:
+            top = sc
+            pick = k
+    return top, pick
+
+
+@njit(cache=True)
+def _after(P, work, hand, th, fo, opts):
+    """``GreedyPolicy._after``: the best discard's score of ``hand``, 0 without a free card."""
+    n = 0
+    for k in range(20):
+        if 0 < hand[k] < 3:
+            opts[n] = k
+            n += 1
+    if n == 0:
+        return 0
+    return _best_discard(P, work, hand, th, fo, opts, n)[0]
+
+
+@njit(cache=True)
+def _pol_discard(P, S, policies, s, nopt):
+    hands, melds, ints, rng, work, opts = S[0], S[2], S[3], S[4], S[5], S[9]
+    if policies[s] == POL_RANDOM:
+        return opts[_below(rng, ints, nopt)]
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    return _best_discard(P, work, hands[s], th, fo, opts, nopt)[1]
+
+
+@njit(cache=True)
+def _pol_peng(P, S, policies, s, c):
+    hands, melds, ints, rng, work, tmp, opts = S[0], S[2], S[3], S[4], S[5], S[6], S[9]
+    if policies[s] == POL_RANDOM:
+        return _below(rng, ints, 2) == 1
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    now = _score(P, work, hands[s], th, fo)
+    h = tmp[3]
+    for k in range(20):
+        h[k] = hands[s, k]
+    h[c] = 0
+    return _after(P, work, h, th + _pts(P, MELD_PENG, c), fo, opts) > now
+
+
+@njit(cache=True)
+def _pol_chi(P, S, policies, s, c, nopt):
+    hands, melds, ints, rng, work, tmp, cs, opts = S[0], S[2], S[3], S[4], S[5], S[6], S[7], S[9]
+    if policies[s] == POL_RANDOM:
+        return _below(rng, ints, nopt + 1) - 1
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    best = _score(P, work, hands[s], th, fo)
+    pick = -1
+    h = tmp[3]
+    for i in range(nopt):
+        for k in range(20):
+            h[k] = hands[s, k]
+        gain = 0
+        for g in range(3):
+            code = cs[i, g]
+            if code == NO_GROUP:
+                continue
+            skip = c if g == 0 else -1
+            for t in range(3):
+                k = gcard(code, t)
+                if k == skip:
+                    skip = -1
+                    continue
+                h[k] -= 1
+            gain += run_pts(P, code)
+        sc = _after(P, work, h, th + gain, fo, opts)
+        if sc > best:
+            best = sc
+            pick = i
+    return pick
+
+
+# --- the hand -----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _lay_opening_ti(P, S, moves, s):
+    hands, melds, ints = S[0], S[2], S[3]
+    for k in range(20):
+        if hands[s, k] == 4:
+            hands[s, k] = 0
+            _add_same(P, melds, ints, s, MELD_TI, k, 4)
+            _say(moves, ints, s, A_DEAL_TI, 0, k, 4)
+
+
+@njit(cache=True)
+def _choose_discard(P, S, moves, policies, s):
+    hands, marks, ints, opts = S[0], S[1], S[3], S[9]
+    n = 0
+    for k in range(20):
+        if 0 < hands[s, k] < 3:  # 坎 are never discarded (§5.7)
+            opts[n] = k
+            n += 1
+    if n == 0:  # only 坎 left: one must be broken (decisions.md)
+        for k in range(20):
+            if hands[s, k] > 0:
+                opts[n] = k
+                n += 1
+    c = _pol_discard(P, S, policies, s, n)
+    hands[s, c] -= 1
+    marks[MK_CHOU, s, c] = 1  # never 吃/碰 one's own discard (§5.6)
+    _say(moves, ints, s, A_DISCARD, 0, c, 1)
+    return c
+
+
+@njit(cache=True)
+def _make_four(P, S, moves, s, c, kind):
+    hands, melds, ints = S[0], S[2], S[3]
+    i = _meld_of(melds, ints, s, c, True, True)
+    if i >= 0:
+        _del_meld(melds, ints, s, i)
+    else:
+        hands[s, c] = 0
+    _add_same(P, melds, ints, s, kind, c, 4)
+    _say(moves, ints, s, A_TI if kind == MELD_TI else A_PAO, 0, c, 4)
+
+
+@njit(cache=True)
+def _take_pao(P, S, moves, s, c, drawn):
+    hands, melds, ints = S[0], S[2], S[3]
+    if (hands[s, c] == 3 or _meld_of(melds, ints, s, c, False, True) >= 0
+            or (drawn and _meld_of(melds, ints, s, c, True, False) >= 0)):
+        _make_four(P, S, moves, s, c, MELD_PAO)
+        return True
+    return False
+
+
+@njit(cache=True)
+def _note_pass(ints, s, was_peng):
+    n = ints[I_NPASS]
+    ints[I_PASS + 2 * n] = s
+    ints[I_PASS + 2 * n + 1] = was_peng
+    ints[I_NPASS] = n + 1
+
+
+@njit(cache=True)
+def _offer_peng(P, S, moves, policies, first, c):
+    """Optional 碰 by the seats after ``first`` in turn order (``others(first)``)."""
+    hands, marks, melds, ints = S[0], S[1], S[2], S[3]
+    seats = ints[I_SEATS]
+    for i in range(1, seats):
+        s = (first + i) % seats
+        if hands[s, c] != 2 or marks[MK_CHOU, s, c] != 0:
+            continue
+        if _pol_peng(P, S, policies, s, c):
+            hands[s, c] = 0
+            _add_same(P, melds, ints, s, MELD_PENG, c, 3)
+            _say(moves, ints, s, A_PENG, 0, c, 3)
+            return s
+        _note_pass(ints, s, 1)
+    return NONE
+
+
+@njit(cache=True)
+def _offer_chi(P, S, moves, policies, s, c):
+    hands, marks, melds, ints, tmp, cs, gw = S[0], S[1], S[2], S[3], S[6], S[7], S[8]
+    if marks[MK_CHOU, s, c] != 0:
+        return False
+    n = chi_options(hands[s], c, cs, gw, tmp)
+    if n == 0:
+        return False
+    i = _pol_chi(P, S, policies, s, c, n)
+    if i < 0:
+        _note_pass(ints, s, 0)
+        return False
+    r = ints[I_NMOV]
+    nc = 0
+    for g in range(3):
+        code = cs[i, g]
+        if code == NO_GROUP:
+            continue
+        skip = c if g == 0 else -1
+        for t in range(3):
+            k = gcard(code, t)
+            moves[r, M_CARDS + nc] = k
+            nc += 1
+            if k == skip:
+                skip = -1
+                continue
+            hands[s, k] -= 1
+        _add_group(P, melds, ints, s, code)
+    for t in range(nc, MAX_CARDS):
+        moves[r, M_CARDS + t] = -1
+    moves[r, M_SEAT] = s
+    moves[r, M_ACTION] = A_CHI_BI if cs[i, 1] != NO_GROUP else A_CHI
+    moves[r, M_AUX] = 0
+    ints[I_NMOV] = r + 1
+    return True
+
+
+@njit(cache=True)
+def _mark_passed(S, c, taker):
+    marks, ints = S[1], S[3]
+    for i in range(ints[I_NPASS]):
+        s = ints[I_PASS + 2 * i]
+        if s == taker:
+            continue
+        marks[MK_CHOU, s, c] = 1
+        if ints[I_PASS + 2 * i + 1] == 1:
+            marks[MK_PASSED_PENG, s, c] = 1
+    ints[I_NPASS] = 0
+
+
+@njit(cache=True)
+def _on_discard(P, S, deck, moves, out, policies, d, c):
+    """``Game.on_discard``: WIN, the seat that took ``c``, or NONE."""
+    marks, ints = S[1], S[3]
+    seats = ints[I_SEATS]
+    if P[p.DISCARD_WIN] == 1:
+        for i in range(1, seats):
+            s = (d + i) % seats
+            hx = _can_win(P, S, s, c, False, False)
+            if hx >= 0:
+                _win(P, S, deck, moves, out, s, HOW_FANGPAO, c, hx, d, False,
+                     ints[I_FIRST] == 1 and d == 0 and s != 0, False, 0, False, False, False)
+                return WIN
+    for i in range(1, seats):
+        s = (d + i) % seats
+        if _take_pao(P, S, moves, s, c, False):
+            return s
+    ints[I_NPASS] = 0
+    taker = _offer_peng(P, S, moves, policies, d, c)
+    if taker == NONE and _offer_chi(P, S, moves, policies, (d + 1) % seats, c):
+        taker = (d + 1) % seats
+    _mark_passed(S, c, taker)
+    if taker == NONE:
+        marks[MK_BESIDE, d, c] += 1
+    return taker
+
+
+@njit(cache=True)
+def _on_draw(P, S, deck, moves, out, policies, t, c, last):
+    """``Game.on_draw``: WIN, the seat that took ``c``, or NONE."""
+    hands, marks, melds, ints = S[0], S[1], S[2], S[3]
+    seats = ints[I_SEATS]
+    if hands[t, c] == 3 or _meld_of(melds, ints, t, c, False, True) >= 0 or hands[t, c] == 2:
+        hx = _can_win(P, S, t, c, True, True)
+        if hx >= 0:
+            _win(P, S, deck, moves, out, t, HOW_ZIMO, c, hx, -1, False, False, last, 0, False,
+                 True, True)
+            return WIN
+        if hands[t, c] == 2:
+            kind = MELD_CHOUWEI if marks[MK_PASSED_PENG, t, c] != 0 else MELD_WEI
+            hands[t, c] = 0
+            _add_same(P, melds, ints, t, kind, c, 3)
+            _say(moves, ints, t, A_CHOUWEI if kind == MELD_CHOUWEI else A_WEI, 0, c, 3)
+        else:
+            _make_four(P, S, moves, t, c, MELD_TI)
+        return t
+    for i in range(seats):
+        s = (t + i) % seats
+        hx = _can_win(P, S, s, c, s == t, True)
+        if hx >= 0:
+            _win(P, S, deck, moves, out, s, HOW_ZIMO if s == t else HOW_DRAWN, c, hx, -1, False,
+                 False, last, 0, False, s == t, True)
+            return WIN
+    for i in range(1, seats + 1):
+        s = (t + i) % seats  # others(t), then t
+        if _take_pao(P, S, moves, s, c, True):
+            return s
+    ints[I_NPASS] = 0
+    taker = _offer_peng(P, S, moves, policies, t, c)
+    if taker == NONE and _offer_chi(P, S, moves, policies, t, c):
+        taker = t
+    if taker == NONE and _offer_chi(P, S, moves, policies, (t + 1) % seats, c):
+        taker = (t + 1) % seats
+    _mark_passed(S, c, taker)
+    if taker == NONE:
+        marks[MK_BESIDE, t, c] += 1
+    return taker
+
+
+@njit(cache=True)
+def _deal_wins(P, S, deck, moves, out, policies):
+    """``Game.deal_wins``: True when the hand was won at the deal."""
+    hands, ints, work = S[0], S[3], S[5]
+    seats = ints[I_SEATS]
+    lz = deck[seats * ints[I_H]]
+    for s in range(seats):
+        shape = instant_shape(hands[s], P, 1 if s == 0 else 0, lz)
+        if shape != 0:
+            locked = 0
+            for k in range(20):
+                if hands[s, k] == 4:
+                    locked += _pts(P, MELD_TI, k)
+                elif hands[s, k] == 3:
+                    locked += _pts(P, MELD_KAN, k)
+            _win(P, S, deck, moves, out, s, HOW_ZIMO, lz, locked, -1, s == 0, False, False,
+                 shape, True, True, True)
+            return True
+        if s == 0:
+            hx = eval_hand(hands[0], -1, 1, 0, 0, P, work)
+            if is_win(hx, P):
+                _win(P, S, deck, moves, out, 0, HOW_ZIMO, lz, hx, -1, True, False, False, 0,
+                     True, True, True)
+                return True
+    if P[p.DIHU_LIANGZHANG] == 1:
+        for s in range(1, seats):
+            hx = eval_hand(hands[s], lz, 0, 0, 0, P, work)
+            if is_win(hx, P):
+                _win(P, S, deck, moves, out, s, HOW_DRAWN, lz, hx, -1, False, True, False, 0,
+                     False, False, True)
+                return True
+    return False
+
+
+@njit(cache=True)
+def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
+    """Play the dealt ``deck: int8[80]`` (``kernels.deal`` layout) as ``play.engine.Game`` does.
+
+    P: the variant's params tuple; choupai_win: ``variant.win.choupai_win`` (0/1); policies:
+    ``int64[seats]`` POL_RANDOM / POL_GREEDY per seat; key (uint64), j: the deal's chunk key and
+    index (the policy stream is ``Stream(key ^ POLICY_SALT, j)``); moves_out:
+    ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
+    Returns the number of move rows written (also ``out[O_MOVES]``)."""
+    hands, marks, melds, ints, rng = S[0], S[1], S[2], S[3], S[4]
+    seats = P[p.SEATS]
+    h = P[p.OTHER_CARDS]
+    hands[:, :] = 0
+    marks[:, :, :] = 0
+    ints[:] = 0
+    ints[I_SEATS] = seats
+    ints[I_H] = h
+    ints[I_CHOUWIN] = choupai_win
+    ints[I_FIRST] = 1
+    n = seats * h
+    for s in range(seats):
+        for i in range(s * h, (s + 1) * h):
+            hands[s, deck[i]] += 1
+    hands[0, deck[n]] += 1
+    ints[I_POS] = n + 1
+    rng[0] = deal_state(key ^ _SALT, j)
+    rng[1] = NO_SPARE
+    ints[I_HAVE] = 0
+    out[:] = 0
+    out[O_WINNER] = -1
+    out[O_PAYER] = -1
+    out[O_WIN_CARD] = -1
+    if _deal_wins(P, S, deck, moves_out, out, policies):
+        out[O_MOVES] = ints[I_NMOV]
+        return ints[I_NMOV]
+    for s in range(seats):
+        _lay_opening_ti(P, S, moves_out, s)
+    if P[p.TWO_TI_EXTRA] == 1:
+        for s in range(seats):
+            if _fours(melds, ints, s) == 2 and ints[I_POS] < DECK:
+                k = deck[ints[I_POS]]
+                ints[I_POS] += 1
+                hands[s, k] += 1
+                _say(moves_out, ints, s, A_EXTRA, 0, k, 1)
+                _lay_opening_ti(P, S, moves_out, s)
+    rest = True
+    s = 0
+    while True:
+        if rest:
+            fo = _fours(melds, ints, s)
+            held = 0
+            for k in range(20):
+                held += hands[s, k]
+            if held > 0 and _at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
+                c = _choose_discard(P, S, moves_out, policies, s)
+                res = _on_discard(P, S, deck, moves_out, out, policies, s, c)
+                ints[I_FIRST] = 0
+                if res == WIN:
+                    break
+                if res >= 0:
+                    s = res
+                else:
+                    rest = False
+                    s = (s + 1) % seats
+            else:
+                rest = False
+                s = (s + 1) % seats
+        else:
+            if ints[I_POS] >= DECK:
+                _say(moves_out, ints, -1, A_HUANG, 0, -1, 0)
+                out[O_DRAWS] = ints[I_DRAWS]
+                break
+            c = deck[ints[I_POS]]
+            ints[I_POS] += 1
+            ints[I_DRAWS] += 1
+            _say(moves_out, ints, s, A_DRAW, 0, c, 1)
+            res = _on_draw(P, S, deck, moves_out, out, policies, s, c, ints[I_POS] >= DECK)
+            if res == WIN:
+                break
+            if res >= 0:
+                s = res
+                rest = True
+            else:
+                s = (s + 1) % seats
+    out[O_MOVES] = ints[I_NMOV]
+    return ints[I_NMOV]
+
+
+@njit(cache=True, parallel=True)
+def play_chunks(keys, sizes, P, choupai_win, policies, out):
+    """Play every deal of every chunk (one prange iteration per chunk): deal ``j`` of chunk ``c``
+    is ``reference.shuffled_deck(keys[c], j)``, its policy stream keyed ``keys[c] ^ POLICY_SALT``.
+    keys: uint64[m]; sizes: int64[m]; out: int64[m, ≥ max(sizes), N_OUT] (row j of chunk c)."""
+    for c in prange(keys.shape[0]):
+        S = _new_scratch()
+        deck = np.empty(DECK, np.int8)
+        moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
+        for j in range(sizes[c]):
+            fresh_deck(deck)
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j), NO_SPARE, 0)
+            play_hand(deck, P, choupai_win, policies, keys[c], j, moves, out[c, j], S)
+
+
+# --- Python helpers -----------------------------------------------------------------------------
+
+_WHAT = {A_DEAL_TI: "提 (dealt)", A_EXTRA: "extra card", A_DISCARD: "discards", A_DRAW: "draws",
+         A_WEI: "偎", A_CHOUWEI: "臭偎", A_TI: "提", A_PAO: "跑", A_PENG: "碰", A_CHI: "吃",
+         A_CHI_BI: "吃 + 比"}
+_HU = {A_HU_ZIMO: "zimo", A_HU_FANGPAO: "fangpao", A_HU_DRAWN: "drawn",
+       A_HU_ZIMO_SANTI: "zimo, santi", A_HU_ZIMO_WUKAN: "zimo, wukan"}
+HOW_NAMES = {HOW_NONE: "", HOW_ZIMO: "zimo", HOW_FANGPAO: "fangpao", HOW_DRAWN: "drawn"}
+INSTANT_NAMES = {0: "", 1: "santi", 2: "wukan"}
+
+
+def move_tuple(row) -> tuple[int, str, tuple[int, ...]] | None:
+    """A move row as the reference's ``game.moves`` entry ``(seat, what, cards)``; None for the
+    荒庄 row (the reference logs it but lists no move)."""
+    a = int(row[M_ACTION])
+    if a == A_HUANG:
+        return None
+    cards = tuple(int(k) for k in row[M_CARDS:M_CARDS + MAX_CARDS] if k >= 0)
+    what = _WHAT.get(a)
+    if what is None:
+        what = f"胡 ({_HU[a]}) {int(row[M_AUX])} 胡息 on"
+    return int(row[M_SEAT]), what, cards
+
+
+def moves_to_log(moves, n) -> list[str]:
+    """The reference's ``log`` lines for move rows ``moves[:n]`` (without the "deal:" line:
+    ``deal_line``)."""
+    from ..cards import card_name
+
+    lines = []
+    for r in range(n):
+        t = move_tuple(moves[r])
+        if t is None:
+            lines.append("荒庄: the stock is empty")
+            continue
+        s, what, cards = t
+        lines.append(f"{s}: {what} {''.join(card_name(k) for k in cards)}".rstrip())
+    return lines
+
+
+def deal_line(deck, P) -> str:
+    """The reference's first log line ("deal: hands | ... | 亮张 X") for a dealt deck."""
+    from ..cards import card_name
+
+    seats, h = P[p.SEATS], P[p.OTHER_CARDS]
+    hands = [[0] * 20 for _ in range(seats)]
+    for s in range(seats):
+        for k in deck[s * h:(s + 1) * h]:
+            hands[s][int(k)] += 1
+    lz = int(deck[seats * h])
+    hands[0][lz] += 1
+    return "deal: " + " | ".join(
+        "".join(card_name(k) for k in range(20) for _ in range(hd[k])) for hd in hands
+    ) + f" | 亮张 {card_name(lz)}"
+
+
+def play_one(variant, deck, policies, key: int = 0, j: int = 0, scratch=None):
+    """Play one dealt deck with ``variant`` (a ``Variant``); ``policies``: one int per seat
+    (POL_RANDOM / POL_GREEDY). Returns ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
+    S = new_scratch() if scratch is None else scratch
+    moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
+    out = np.empty(N_OUT, np.int64)
+    n = play_hand(np.asarray(deck, np.int8), variant.params, int(bool(variant.win.choupai_win)),
+                  np.asarray(policies, np.int64), np.uint64(key), j, moves, out, S)
+    return moves[:n].copy(), out
