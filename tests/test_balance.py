@@ -35,3 +35,25 @@ def test_reproducible_and_policy_names_checked():
     assert a.equals(b)
     with pytest.raises(ValueError, match="policies"):
         simulate_hands("hunan-hengyang", 5, seed=8, policies="clever")
+
+
+@pytest.mark.parametrize("variant", zs.list_variants())
+def test_settle_rows_equals_settle_hand_by_hand(variant):
+    """The batch settlement is the per-hand `settle` on each row (hands from the engine)."""
+    import numpy as np
+
+    from zipai_sim.cards import IS_BIG, IS_RED
+    from zipai_sim.play.trace import hand_result
+    from zipai_sim.settle import HOWS, settle, settle_rows
+
+    rows, want = [], []
+    for deal in range(25):
+        game, out = play_seeded(variant, 5, deal, "random")
+        r = hand_result(game, out)
+        want.append(settle(variant, r).payments)
+        c = np.array(r.cards if r.winner >= 0 else [0] * 20)
+        rows.append([r.winner, HOWS.index(r.how) + 1 if r.how else 0, r.payer, r.huxi,
+                     int(c[IS_RED].sum()), int(c[IS_BIG].sum()), int(c[~IS_BIG].sum()),
+                     r.all_pungs, r.tianhu, r.dihu, r.haidi, r.fanxing])
+    pay, _ = settle_rows(variant, np.array(rows))
+    assert [tuple(p) for p in pay.tolist()] == want
