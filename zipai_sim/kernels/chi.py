@@ -5,8 +5,9 @@ indexes them, the greedy one breaks ties by that order), with the same de-duplic
 
 A 3-card group is one int: ``a * 400 + b * 20 + c`` for its sorted kinds ``a <= b <= c``, so
 comparing codes compares the sorted tuples the reference sorts. An option is a row
-``[the 吃 group, 比 group, 比 group]`` of ``opts: int64[MAX_CHI, 3]``, the 比 groups sorted and
-padded with ``NO_GROUP``.
+``[the 吃 group, 比 group, 比 group]`` of ``cs[:, 0:3]``, the 比 groups sorted and padded with
+``NO_GROUP``. Hands are packed counts (3 bits per kind, ``kernels.packed``), so the search
+copies no arrays.
 
 Why the search is two levels deep: ``chi_options`` refuses a card held 3 or 4 times, so the player
 holds at most two more X; every 比 group holds at least one X, so at most two 比 groups are laid.
@@ -38,48 +39,79 @@ def gcard(code, i):
     return code % 20
 
 
-@njit(cache=True)
-def groups_with(x, gw):
-    """Every 3-card group containing kind ``x`` into ``gw: int64[≥ MAX_GW]``, in the order of
-    ``play.chi.groups_with``: runs by start, 二七十, then the two 绞. Returns their number."""
+@njit(cache=True, inline="always")
+def group_at(x, i):
+    """Group ``i`` of ``play.chi.groups_with(x)`` (runs by start, 二七十, then the two 绞), or
+    NO_GROUP past the last."""
     size = (x // 10) * 10
     v = x % 10
-    n = 0
     lo = v - 2 if v >= 2 else 0
-    hi = v if v < 7 else 7
-    for start in range(lo, hi + 1):
-        gw[n] = gcode(size + start, size + start + 1, size + start + 2)
-        n += 1
+    hi = min(7, v)
+    nr = hi - lo + 1
+    if i < nr:
+        st = size + lo + i
+        return gcode(st, st + 1, st + 2)
+    i -= nr
     if v == 1 or v == 6 or v == 9:
-        gw[n] = gcode(size + 1, size + 6, size + 9)
-        n += 1
-    if x < 10:
-        twin = x + 10
-        gw[n] = gcode(x, x, twin)
-        gw[n + 1] = gcode(x, twin, twin)
-    else:
-        twin = x - 10
-        gw[n] = gcode(twin, x, x)
-        gw[n + 1] = gcode(twin, twin, x)
-    return n + 2
+        if i == 0:
+            return gcode(size + 1, size + 6, size + 9)
+        i -= 1
+    if i == 0:
+        return gcode(x, x, x + 10) if x < 10 else gcode(x - 10, x, x)
+    if i == 1:
+        return gcode(x, x + 10, x + 10) if x < 10 else gcode(x - 10, x - 10, x)
+    return NO_GROUP
 
 
 @njit(cache=True)
-def take(src, dst, code, skip):
-    """``dst`` = ``src`` less the cards of group ``code`` (less one copy of ``skip``, -1 for
-    none), free cards only (a kind held 3+ times in ``src`` is locked). False when impossible
-    (``dst`` is then partly written)."""
-    for k in range(20):
-        dst[k] = src[k]
+def groups_with(x, gw):
+    """Every 3-card group containing kind ``x`` into ``gw: int64[≥ MAX_GW]`` in the order of
+    ``play.chi.groups_with``; returns their number."""
+    n = 0
+    while True:
+        g = group_at(x, n)
+        if g == NO_GROUP:
+            return n
+        gw[n] = g
+        n += 1
+
+
+@njit(cache=True, inline="always")
+def count(pk, k):
+    """Count of kind ``k`` in a packed hand (3 bits per kind, ``kernels.packed``)."""
+    return (pk >> (3 * k)) & 7
+
+
+@njit(cache=True, inline="always")
+def take(src, code, skip):
+    """The packed hand ``src`` less the cards of group ``code`` (less one copy of ``skip``, -1
+    for none), free cards only (a kind held 3+ times in ``src`` is locked); -1 when
+    impossible (``play.chi._take``)."""
+    dst = src
     for i in range(3):
         k = gcard(code, i)
         if k == skip:
             skip = -1
             continue
-        if dst[k] <= 0 or src[k] >= 3:
+        if count(dst, k) <= 0 or count(src, k) >= 3:
+            return -1
+        dst -= np.int64(1) << (3 * k)
+    return dst
+
+
+@njit(cache=True, inline="always")
+def chi_possible(pk, x):
+    """Necessary test for ``chi_options`` (packed hand ``pk``): some group with ``x`` can be
+    made from free hand cards. False means there is no option."""
+    if count(pk, x) >= 3:
+        return False
+    for i in range(MAX_GW):
+        g = group_at(x, i)
+        if g == NO_GROUP:
             return False
-        dst[k] -= 1
-    return True
+        if take(pk, g, x) >= 0:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -123,40 +155,46 @@ def _add_bi(cs, nb, g1, g2):
 
 
 @njit(cache=True)
-def chi_options(hand, x, cs, gw, tmp):
-    """Every legal 吃 of card ``x`` for ``hand: int8[20]`` (坎 inside, locked) into
-    ``cs[:, 0:3]`` (the 吃 group, then its 比 groups sorted, NO_GROUP-padded); returns how many.
-    Scratch: ``cs: int64[MAX_CHI, CHI_COLS]``, ``gw: int64[≥ MAX_GW]``, ``tmp: int8[≥ 3, 20]``."""
-    if hand[x] >= 3:
+def chi_options(pk, x, cs):
+    """Every legal 吃 of card ``x`` for the packed hand ``pk`` (``kernels.packed`` layout; 坎
+    inside, locked) into ``cs[:, 0:3]`` (the 吃 group, then its 比 groups sorted,
+    NO_GROUP-padded), in ``play.chi.chi_options`` order; returns how many.
+    Scratch: ``cs: int64[MAX_CHI, CHI_COLS]``."""
+    if count(pk, x) >= 3:
         return 0
-    ng = groups_with(x, gw)
     n = 0
-    rest = tmp[0]
-    t1 = tmp[1]
-    t2 = tmp[2]
-    for a in range(ng):
-        g = gw[a]
-        if not take(hand, rest, g, x):
+    for a in range(MAX_GW):
+        g = group_at(x, a)
+        if g == NO_GROUP:
+            break
+        rest = take(pk, g, x)
+        if rest < 0:
             continue
         # _bi(rest, x): every way to lay the X still held, de-duplicated by sorted groups
         nb = 0
-        if rest[x] == 0:
+        if count(rest, x) == 0:
             cs[0, 6] = NO_GROUP
             cs[0, 7] = NO_GROUP
             nb = 1
         else:
-            for b in range(ng):
-                g1 = gw[b]
-                if not take(rest, t1, g1, -1):
+            for b in range(MAX_GW):
+                g1 = group_at(x, b)
+                if g1 == NO_GROUP:
+                    break
+                t1 = take(rest, g1, -1)
+                if t1 < 0:
                     continue
-                if t1[x] == 0:
+                if count(t1, x) == 0:
                     nb = _add_bi(cs, nb, g1, NO_GROUP)
                     continue
-                for c in range(ng):
-                    g2 = gw[c]
-                    if not take(t1, t2, g2, -1):
+                for c in range(MAX_GW):
+                    g2 = group_at(x, c)
+                    if g2 == NO_GROUP:
+                        break
+                    t2 = take(t1, g2, -1)
+                    if t2 < 0:
                         continue
-                    if t2[x] != 0:  # cannot happen: at most two X are left (module doc)
+                    if count(t2, x) != 0:  # cannot happen: at most two X are left (module doc)
                         continue
                     nb = _add_bi(cs, nb, g1, g2)
         # the options of this 吃 group, in _bi order; one per distinct set of laid groups
@@ -182,16 +220,15 @@ def chi_options(hand, x, cs, gw, tmp):
     return n
 
 
-def new_chi_scratch():
-    """(cs, gw, tmp) scratch arrays for ``chi_options``."""
-    return (np.zeros((MAX_CHI, CHI_COLS), np.int64), np.zeros(8, np.int64),
-            np.zeros((3, 20), np.int8))
+def pack_hand(hand) -> int:
+    """Packed counts of a count vector (``kernels.packed`` layout)."""
+    return sum(int(c) << (3 * k) for k, c in enumerate(hand))
 
 
 def chi_options_py(hand, x):
     """``chi_options`` as the reference's Python list of ``(group, 比 groups)`` (for tests)."""
-    cs, gw, tmp = new_chi_scratch()
-    n = chi_options(np.asarray(hand, np.int8), int(x), cs, gw, tmp)
+    cs = np.zeros((MAX_CHI, CHI_COLS), np.int64)
+    n = chi_options(np.int64(pack_hand(hand)), int(x), cs)
     out = []
     for r in range(n):
         grp = tuple(int(gcard(cs[r, 0], i)) for i in range(3))

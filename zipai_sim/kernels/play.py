@@ -9,7 +9,7 @@ prange iteration per chunk, deal ``j`` of chunk ``c`` dealt exactly as
 
 No recursion: every step of the reference (turn loop, claims on a discard and on a draw, 臭牌,
 比) is a loop here. State lives in the scratch tuple of ``new_scratch()`` (allocated once per
-chunk, reset per hand):
+chunk, reset per hand), in this order:
 
 - ``hands: int8[MAX_SEATS, 20]`` hand counts (坎 inside);
 - ``marks: int8[3, MAX_SEATS, 20]``: ``[MK_CHOU]`` 臭 kinds, ``[MK_PASSED_PENG]`` kinds whose
@@ -17,17 +17,27 @@ chunk, reset per hand):
 - ``melds: int64[MAX_SEATS, MAX_MELDS, MELD_COLS]`` table groups in the reference's list order:
   kind (``MELD_*``), number of cards, 胡息, up to four kinds;
 - ``ints: int64[N_INTS]`` scalars (``I_*``), ``rng: uint64[2]`` the policy stream (state, spare);
-- eval / 吃 / policy scratch.
+- ``work: int64[hand.WORK]`` for ``eval_hand``, ``tmp: int8[8, 20]`` rows, ``cs`` the 吃
+  options (``kernels.chi``), ``opts: int64[20]`` discard options.
+
+Speed notes. Every array a compiled call receives costs two atomic reference-count updates,
+which dominated the first version: the hot checks (may a seat win, 跑, 碰, 吃 on this card) are
+inlined and take only the arrays they read; calls are made only when something can happen.
+``eval_hand`` is asked only when its own first tests (free-card count, orphan cards) pass on
+packed counts, computed here the same way (``_may_eval``), so results are unchanged. Scalar
+arguments are cast with ``_I`` so that numba compiles one signature per helper, not one per
+literal.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from .. import params as p
-from .chi import CHI_COLS, MAX_CHI, NO_GROUP, chi_options, gcard
+from .chi import CHI_COLS, MAX_CHI, NO_GROUP, chi_options, chi_possible, gcard
 from .deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from .hand import WORK, eval_hand, group_points, instant_shape, is_win, peng_points
 from .opening import fanxing_value
+from .packed import LOW, W, orphans
 from .rng import bounded, deal_state
 
 POLICY_SALT = 0x5A49504149  # the same salt as play.engine.POLICY_SALT
@@ -35,7 +45,9 @@ _SALT = np.uint64(POLICY_SALT)
 
 MAX_SEATS = 4
 MAX_MELDS = 12  # a seat holds at most H + 3 ≤ 24 cards at rest, at least 3 a group: ≤ 8
-MAX_MOVES = 256  # moves per hand; a bound: each move draws (≤ 23) or shrinks a hand
+MAX_MOVES = 256  # moves per hand. Bound: ≤ 20 dealt 提 + 4 extra cards + 23 draws + 2
+# (胡 / 荒庄) + 20 提/跑 onto a table group (one per kind) + every other move takes ≥ 1 card
+# out of the hands (≤ 61 + 4 cards): < 140
 MOVE_COLS = 12
 MAX_CARDS = 9  # cards listed in one move (吃 + two 比 groups)
 
@@ -121,6 +133,16 @@ I_NMELD = 9  # 9..12 number of table groups per seat
 I_PASS = 13  # 13..28 (seat, was_peng) pairs of the passed claims
 N_INTS = 29
 
+# _win flags
+F_TIANHU = 1
+F_DIHU = 2
+F_HAIDI = 4
+F_IN_HAND = 8  # the winning card is already among the winner's cards (a win at the deal)
+F_OWN = 16  # the winner's own card (its 提/偎 scoring)
+F_DRAWN = 32  # a drawn card (a 碰 may become a 跑)
+
+_I = np.int64  # call arguments are cast so that numba compiles one signature per helper
+
 WIN = -2  # on_discard / on_draw: the hand was won (``out`` written)
 NONE = -1  # nobody took the card
 
@@ -139,9 +161,8 @@ def new_scratch():
         np.zeros(N_INTS, np.int64),  # ints
         np.zeros(2, np.uint64),  # rng
         np.zeros(WORK, np.int64),  # eval_hand work
-        np.zeros((8, 20), np.int8),  # tmp hands: 0..2 吃, 3 policy, 4 cards, 5 free
+        np.zeros((8, 20), np.int8),  # tmp rows: 3 policy hand, 4 winner's cards, 5 free cards
         np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
-        np.zeros(8, np.int64),  # groups_with
         np.zeros(20, np.int64),  # discard options
     )
 
@@ -157,14 +178,13 @@ def _new_scratch():
         np.zeros(WORK, np.int64),
         np.zeros((8, 20), np.int8),
         np.zeros((MAX_CHI, CHI_COLS), np.int64),
-        np.zeros(8, np.int64),
         np.zeros(20, np.int64),
     )
 
 
 # --- small helpers ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _say(moves, ints, s, a, aux, k, n):
     """One move row: ``n`` copies of kind ``k``."""
     r = ints[I_NMOV]
@@ -176,7 +196,7 @@ def _say(moves, ints, s, a, aux, k, n):
     ints[I_NMOV] = r + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _below(rng, ints, m):
     """``Stream.below(m)`` on the policy stream."""
     st, sp, hv, v = bounded(rng[0], rng[1], ints[I_HAVE], m)
@@ -186,7 +206,7 @@ def _below(rng, ints, m):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pts(P, kind, k):
     """胡息 of a three/four of a kind (``Game.pts``)."""
     if kind == MELD_PENG:
@@ -202,7 +222,7 @@ def _pts(P, kind, k):
     return group_points(P, p.KAN_SMALL, k)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_pts(P, code):
     """胡息 of a 3-card free group (``Game.run_pts``): 一二三 and 二七十 score, others 0."""
     a = gcard(code, 0)
@@ -216,26 +236,26 @@ def run_pts(P, code):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _table_huxi(melds, ints, s):
-    t = 0
+    t = _I(0)
     for i in range(ints[I_NMELD + s]):
         t += melds[s, i, MD_HUXI]
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fours(melds, ints, s):
-    t = 0
+    t = _I(0)
     for i in range(ints[I_NMELD + s]):
         if melds[s, i, MD_LEN] == 4:
             t += 1
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _at_rest(hands, melds, ints, s):
-    t = 0
+    t = _I(0)
     for k in range(20):
         t += hands[s, k]
     for i in range(ints[I_NMELD + s]):
@@ -243,7 +263,7 @@ def _at_rest(hands, melds, ints, s):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
     """Index of the first 偎/臭偎 (``wei_ok``) or 碰 (``peng_ok``) of kind ``c``, or -1."""
     for i in range(ints[I_NMELD + s]):
@@ -257,7 +277,7 @@ def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_same(P, melds, ints, s, kind, c, n):
     """Append a table group of ``n`` copies of ``c``."""
     i = ints[I_NMELD + s]
@@ -269,7 +289,7 @@ def _add_same(P, melds, ints, s, kind, c, n):
     ints[I_NMELD + s] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_group(P, melds, ints, s, code):
     """Append a 吃/比 group (``MELD_CHI``)."""
     i = ints[I_NMELD + s]
@@ -282,7 +302,7 @@ def _add_group(P, melds, ints, s, code):
     ints[I_NMELD + s] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _del_meld(melds, ints, s, i):
     n = ints[I_NMELD + s]
     for r in range(i, n - 1):
@@ -292,14 +312,92 @@ def _del_meld(melds, ints, s, i):
 
 
 # --- evaluation ---------------------------------------------------------------------------------
+#
+# eval_hand costs a call and a packing pass; most hands it is asked about fail its first tests
+# (free-card count mod 3, a free card that joins no group). ``_may_eval`` runs exactly those
+# tests of ``hand.solve_free`` on every branch ``eval_hand`` would try, on packed free cards:
+# False means eval_hand returns NO_HAND for sure, True means it must be asked. Results are the
+# same either way; only time changes.
+
+@njit(cache=True, inline="always")
+def _free_pack(hand):
+    """(packed free cards, their number, four-card groups) of ``hand`` (坎/提 locked)."""
+    pk = 0
+    nf = 0
+    f4 = 0
+    for k in range(20):
+        n = hand[k]
+        if n == 4:
+            f4 += 1
+        elif n < 3:
+            pk += np.int64(n) << (W * k)
+            nf += n
+    return pk, nf, f4
+
+
+@njit(cache=True, inline="always")
+def _pre(pk, nf, fours):
+    """``solve_free``'s tests before its search: count and orphan cards."""
+    need = 1 if fours >= 1 else 0
+    rest = nf - 2 * need
+    if rest < 0 or rest % 3 != 0:
+        return False
+    m1 = (pk | (pk >> 1)) & LOW
+    m2 = (pk >> 1) & LOW
+    return orphans(m1, m2, need) == 0
+
+
+@njit(cache=True, inline="always")
+def _may_eval(P, pk, nf, fours, inc, own, hinc):
+    """False when ``eval_hand`` on the hand packed as ``(pk, nf, fours)`` (fours: table + hand)
+    with incoming ``inc`` (own draw: ``own``; ``hinc`` = hand[inc]) surely gives NO_HAND."""
+    if inc < 0:
+        return _pre(pk, nf, fours)
+    b = np.int64(1) << (W * inc)
+    if hinc == 3:
+        if _pre(pk, nf, fours + 1):
+            return True
+        if own == 0 and P[p.QIANGZHAO] == 1:
+            return _pre(pk + b, nf + 1, fours)
+        return False
+    if hinc == 2:
+        if _pre(pk - 2 * b, nf - 2, fours):
+            return True
+        if own == 0:
+            return _pre(pk + b, nf + 1, fours)
+        return False
+    if hinc >= 4:
+        return False
+    return _pre(pk + b, nf + 1, fours)
+
+
+@njit(cache=True, inline="always")
+def _seat_pack(hands, s):
+    """(packed free cards, their number, 提 in hand, packed whole hand) of seat ``s``."""
+    pk = _I(0)
+    nf = _I(0)
+    f4 = _I(0)
+    full = _I(0)
+    for k in range(20):
+        n = _I(hands[s, k])
+        full += n << (W * k)
+        if n == 4:
+            f4 += 1
+        elif n < 3:
+            pk += n << (W * k)
+            nf += n
+    return pk, nf, f4, full
+
 
 @njit(cache=True)
-def _win_huxi(P, S, s, c, own, drawn):
+def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     """``Game.win_huxi``: best 胡息 of seat ``s`` winning on ``c`` (-1: cannot)."""
-    hands, marks, melds, ints, rng, work = S[0], S[1], S[2], S[3], S[4], S[5]
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
-    best = eval_hand(hands[s], c, 1 if own else 0, th, fo, P, work)
+    pk, nf, f4, _ = _seat_pack(hands, s)
+    best = _I(-1)
+    if _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
+        best = eval_hand(hands[s], c, own, th, fo, P, work)
     for i in range(ints[I_NMELD + s]):
         if melds[s, i, MD_LEN] != 3 or melds[s, i, MD_CARDS] != c:
             continue
@@ -310,28 +408,41 @@ def _win_huxi(P, S, s, c, own, drawn):
             new = MELD_PAO
         else:
             continue
+        if not _pre(pk, nf, fo + f4 + 1):
+            continue
         r = eval_hand(hands[s], -1, 1, th - melds[s, i, MD_HUXI] + _pts(P, new, c), fo + 1, P,
                       work)
-        if r > best:
-            best = r
+        best = max(best, r)
     return best
 
 
 @njit(cache=True)
-def _can_win(P, S, s, c, own, drawn):
-    marks, ints = S[1], S[3]
+def _can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
+    """``Game.can_win``: the 胡息 of a win of seat ``s`` on ``c``, or -1. The exact pre-tests
+    run here first, so that most calls call nothing."""
     if marks[MK_CHOU, s, c] != 0 and ints[I_CHOUWIN] == 0:
-        return -1
-    hx = _win_huxi(P, S, s, c, own, drawn)
-    return hx if is_win(hx, P) else -1
+        return _I(-1)
+    fo = _fours(melds, ints, s)
+    pk, nf, f4, _ = _seat_pack(hands, s)
+    may = _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c])
+    if not may and _pre(pk, nf, fo + f4 + 1):
+        for i in range(ints[I_NMELD + s]):
+            if melds[s, i, MD_LEN] == 3 and melds[s, i, MD_CARDS] == c:
+                kd = melds[s, i, MD_KIND]
+                if kd == MELD_WEI or kd == MELD_CHOUWEI or (kd == MELD_PENG and drawn):
+                    may = True
+    if not may:
+        return _I(-1)
+    hx = _win_huxi(P, hands, melds, ints, work, _I(s), _I(c), _I(own), _I(drawn))
+    return hx if is_win(hx, P) else _I(-1)
 
 
 @njit(cache=True, inline="always")
 def _pungs_only(free, fours):
     """Free cards that need no run, 二七十 or 绞: none (no four-card group) or exactly one pair
     (with one: the §3 pair rule)."""
-    n = 0
-    pairs = 0
+    n = _I(0)
+    pairs = _I(0)
     for k in range(20):
         n += free[k]
         if free[k] == 2:
@@ -342,13 +453,15 @@ def _pungs_only(free, fours):
 
 
 @njit(cache=True)
-def _all_pungs(P, S, s, c, own, drawn, in_hand, hx):
+def _all_pungs(P, S, s, c, flags, hx):
     """1 when the winner holds no 吃 group and the win at ``hx`` 胡息 is made with 坎/提/偎/碰/跑
     only (+ the pair the pair rule owes): some placement of the winning card that reaches
     ``hx`` leaves the free hand cards empty or exactly one pair. Placements are those of
     ``Game.win_huxi``: the card completes a 坎 (提/跑), a pair (偎/碰) or stays free, or completes
     a table 偎 (提/跑) or, drawn, a 碰 (跑)."""
     hands, melds, ints, tmp = S[0], S[2], S[3], S[6]
+    own = (flags & F_OWN) != 0
+    drawn = (flags & F_DRAWN) != 0
     for i in range(ints[I_NMELD + s]):
         if melds[s, i, MD_KIND] == MELD_CHI:
             return 0
@@ -367,7 +480,7 @@ def _all_pungs(P, S, s, c, own, drawn, in_hand, hx):
             free[k] = 0
         else:
             free[k] = n
-    if in_hand:
+    if flags & F_IN_HAND:
         return 1 if (_pungs_only(free, fo) and locked == hx) else 0
     n = hands[s, c]
     if n == 3:
@@ -401,9 +514,9 @@ def _all_pungs(P, S, s, c, own, drawn, in_hand, hx):
 
 
 @njit(cache=True)
-def _win(P, S, deck, moves, out, s, how, c, hx, payer, tianhu, dihu, haidi, instant, in_hand,
-         own, drawn):
-    """``Game.win``: the outcome row and the 胡 move."""
+def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
+    """``Game.win``: the outcome row and the 胡 move; ``flags``: F_* bits."""
+    in_hand = (flags & F_IN_HAND) != 0
     hands, melds, ints, tmp = S[0], S[2], S[3], S[6]
     cards = tmp[4]
     for k in range(20):
@@ -413,11 +526,11 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, tianhu, dihu, haidi, inst
             cards[melds[s, i, MD_CARDS + t]] += 1
     if not in_hand:
         cards[c] += 1
-    fx = 0
+    fx = _I(0)
     if P[p.FANXING] == 1:
         fx = fanxing_value(cards, c, deck, ints[I_POS], DECK, P)
-    red = 0
-    big = 0
+    red = _I(0)
+    big = _I(0)
     for k in range(20):
         if (RED_MASK >> k) & 1:
             red += cards[k]
@@ -427,15 +540,15 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, tianhu, dihu, haidi, inst
     out[O_HOW] = how
     out[O_PAYER] = payer
     out[O_HUXI] = hx
-    out[O_TIANHU] = 1 if tianhu else 0
-    out[O_DIHU] = 1 if dihu else 0
-    out[O_HAIDI] = 1 if haidi else 0
+    out[O_TIANHU] = 1 if flags & F_TIANHU else 0
+    out[O_DIHU] = 1 if flags & F_DIHU else 0
+    out[O_HAIDI] = 1 if flags & F_HAIDI else 0
     out[O_INSTANT] = instant
     out[O_FANXING] = fx
     out[O_DRAWS] = ints[I_DRAWS]
     out[O_RED] = red
     out[O_BIG] = big
-    out[O_ALL_PUNGS] = _all_pungs(P, S, s, c, own, drawn, in_hand, hx)
+    out[O_ALL_PUNGS] = _all_pungs(P, S, _I(s), _I(c), _I(flags), _I(hx))
     out[O_WIN_CARD] = c
     if how == HOW_ZIMO:
         a = A_HU_ZIMO if instant == 0 else (A_HU_ZIMO_SANTI if instant == 1 else A_HU_ZIMO_WUKAN)
@@ -451,17 +564,19 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, tianhu, dihu, haidi, inst
 @njit(cache=True)
 def _score(P, work, hand, th, fo):
     """``GreedyPolicy.score`` as one int: win * SCORE_WIN + waits * SCORE_WAITS + best."""
-    win = 0
-    waits = 0
-    best = 0
+    win = _I(0)
+    waits = _I(0)
+    best = _I(0)
+    pk, nf, f4 = _free_pack(hand)
     for k in range(20):
         if hand[k] >= 4:
+            continue
+        if not _may_eval(P, pk, nf, fo + f4, k, 1, hand[k]):
             continue
         hx = eval_hand(hand, k, 1, th, fo, P, work)
         if hx >= 0:
             waits += 1
-            if hx > best:
-                best = hx
+            best = max(best, hx)
             if is_win(hx, P):
                 win += 1
     return win * SCORE_WIN + waits * SCORE_WAITS + best
@@ -471,8 +586,8 @@ def _score(P, work, hand, th, fo):
 def _best_discard(P, work, hand, th, fo, opts, nopt):
     """``GreedyPolicy.best_discard``: (score, kind) of the first best option. ``hand`` is
     changed and restored."""
-    top = -1
-    pick = -1
+    top = _I(-1)
+    pick = _I(-1)
     for i in range(nopt):
         k = opts[i]
         hand[k] -= 1
@@ -487,7 +602,7 @@ def _best_discard(P, work, hand, th, fo, opts, nopt):
 @njit(cache=True)
 def _after(P, work, hand, th, fo, opts):
     """``GreedyPolicy._after``: the best discard's score of ``hand``, 0 without a free card."""
-    n = 0
+    n = _I(0)
     for k in range(20):
         if 0 < hand[k] < 3:
             opts[n] = k
@@ -498,44 +613,44 @@ def _after(P, work, hand, th, fo, opts):
 
 
 @njit(cache=True)
-def _pol_discard(P, S, policies, s, nopt):
-    hands, melds, ints, rng, work, opts = S[0], S[2], S[3], S[4], S[5], S[9]
+def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
+    """``policy.discard`` among ``opts[:nopt]``."""
     if policies[s] == POL_RANDOM:
         return opts[_below(rng, ints, nopt)]
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
-    return _best_discard(P, work, hands[s], th, fo, opts, nopt)[1]
+    return _best_discard(P, work, hands[s], _I(th), _I(fo), opts, _I(nopt))[1]
 
 
 @njit(cache=True)
-def _pol_peng(P, S, policies, s, c):
-    hands, melds, ints, rng, work, tmp, opts = S[0], S[2], S[3], S[4], S[5], S[6], S[9]
+def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
+    """``policy.peng``."""
     if policies[s] == POL_RANDOM:
         return _below(rng, ints, 2) == 1
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
-    now = _score(P, work, hands[s], th, fo)
+    now = _score(P, work, hands[s], _I(th), _I(fo))
     h = tmp[3]
     for k in range(20):
         h[k] = hands[s, k]
     h[c] = 0
-    return _after(P, work, h, th + _pts(P, MELD_PENG, c), fo, opts) > now
+    return _after(P, work, h, _I(th + _pts(P, MELD_PENG, c)), _I(fo), opts) > now
 
 
 @njit(cache=True)
-def _pol_chi(P, S, policies, s, c, nopt):
-    hands, melds, ints, rng, work, tmp, cs, opts = S[0], S[2], S[3], S[4], S[5], S[6], S[7], S[9]
+def _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, s, c, nopt):
+    """``policy.chi`` over the options ``cs[:nopt]``: index or -1."""
     if policies[s] == POL_RANDOM:
         return _below(rng, ints, nopt + 1) - 1
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
-    best = _score(P, work, hands[s], th, fo)
-    pick = -1
+    best = _score(P, work, hands[s], _I(th), _I(fo))
+    pick = _I(-1)
     h = tmp[3]
     for i in range(nopt):
         for k in range(20):
             h[k] = hands[s, k]
-        gain = 0
+        gain = _I(0)
         for g in range(3):
             code = cs[i, g]
             if code == NO_GROUP:
@@ -548,7 +663,7 @@ def _pol_chi(P, S, policies, s, c, nopt):
                     continue
                 h[k] -= 1
             gain += run_pts(P, code)
-        sc = _after(P, work, h, th + gain, fo, opts)
+        sc = _after(P, work, h, _I(th + gain), _I(fo), opts)
         if sc > best:
             best = sc
             pick = i
@@ -558,8 +673,7 @@ def _pol_chi(P, S, policies, s, c, nopt):
 # --- the hand -----------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _lay_opening_ti(P, S, moves, s):
-    hands, melds, ints = S[0], S[2], S[3]
+def _lay_opening_ti(P, hands, melds, ints, moves, s):
     for k in range(20):
         if hands[s, k] == 4:
             hands[s, k] = 0
@@ -568,9 +682,9 @@ def _lay_opening_ti(P, S, moves, s):
 
 
 @njit(cache=True)
-def _choose_discard(P, S, moves, policies, s):
-    hands, marks, ints, opts = S[0], S[1], S[3], S[9]
-    n = 0
+def _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves, policies, s):
+    """``Game.choose_discard``."""
+    n = _I(0)
     for k in range(20):
         if 0 < hands[s, k] < 3:  # 坎 are never discarded (§5.7)
             opts[n] = k
@@ -580,7 +694,7 @@ def _choose_discard(P, S, moves, policies, s):
             if hands[s, k] > 0:
                 opts[n] = k
                 n += 1
-    c = _pol_discard(P, S, policies, s, n)
+    c = _pol_discard(P, hands, melds, ints, rng, work, opts, policies, _I(s), _I(n))
     hands[s, c] -= 1
     marks[MK_CHOU, s, c] = 1  # never 吃/碰 one's own discard (§5.6)
     _say(moves, ints, s, A_DISCARD, 0, c, 1)
@@ -588,8 +702,8 @@ def _choose_discard(P, S, moves, policies, s):
 
 
 @njit(cache=True)
-def _make_four(P, S, moves, s, c, kind):
-    hands, melds, ints = S[0], S[2], S[3]
+def _make_four(P, hands, melds, ints, moves, s, c, kind):
+    """``Game.make_four``: 提 or 跑 from a 坎 in hand or onto the seat's 偎/臭偎/碰 of ``c``."""
     i = _meld_of(melds, ints, s, c, True, True)
     if i >= 0:
         _del_meld(melds, ints, s, i)
@@ -599,17 +713,17 @@ def _make_four(P, S, moves, s, c, kind):
     _say(moves, ints, s, A_TI if kind == MELD_TI else A_PAO, 0, c, 4)
 
 
-@njit(cache=True)
-def _take_pao(P, S, moves, s, c, drawn):
-    hands, melds, ints = S[0], S[2], S[3]
+@njit(cache=True, inline="always")
+def _take_pao(P, hands, melds, ints, moves, s, c, drawn):
+    """``Game.take_pao``: the forced 跑."""
     if (hands[s, c] == 3 or _meld_of(melds, ints, s, c, False, True) >= 0
-            or (drawn and _meld_of(melds, ints, s, c, True, False) >= 0)):
-        _make_four(P, S, moves, s, c, MELD_PAO)
+            or (drawn == 1 and _meld_of(melds, ints, s, c, True, False) >= 0)):
+        _make_four(P, hands, melds, ints, moves, _I(s), _I(c), _I(MELD_PAO))
         return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _note_pass(ints, s, was_peng):
     n = ints[I_NPASS]
     ints[I_PASS + 2 * n] = s
@@ -617,38 +731,38 @@ def _note_pass(ints, s, was_peng):
     ints[I_NPASS] = n + 1
 
 
-@njit(cache=True)
-def _offer_peng(P, S, moves, policies, first, c):
-    """Optional 碰 by the seats after ``first`` in turn order (``others(first)``)."""
-    hands, marks, melds, ints = S[0], S[1], S[2], S[3]
+@njit(cache=True, inline="always")
+def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, first, c):
+    """``Game.offer_peng`` by the seats after ``first`` in turn order (``others(first)``)."""
     seats = ints[I_SEATS]
+    taker = _I(NONE)
     for i in range(1, seats):
         s = (first + i) % seats
         if hands[s, c] != 2 or marks[MK_CHOU, s, c] != 0:
             continue
-        if _pol_peng(P, S, policies, s, c):
+        if _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, _I(s), _I(c)):
             hands[s, c] = 0
             _add_same(P, melds, ints, s, MELD_PENG, c, 3)
             _say(moves, ints, s, A_PENG, 0, c, 3)
-            return s
+            taker = s
+            break
         _note_pass(ints, s, 1)
-    return NONE
+    return taker
 
 
 @njit(cache=True)
-def _offer_chi(P, S, moves, policies, s, c):
-    hands, marks, melds, ints, tmp, cs, gw = S[0], S[1], S[2], S[3], S[6], S[7], S[8]
-    if marks[MK_CHOU, s, c] != 0:
-        return False
-    n = chi_options(hands[s], c, cs, gw, tmp)
+def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
+    """``Game.offer_chi`` once the card is known not 臭: options, the policy, the 吃."""
+    pk = _seat_pack(hands, s)[3]
+    n = chi_options(pk, c, cs)
     if n == 0:
         return False
-    i = _pol_chi(P, S, policies, s, c, n)
+    i = _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, _I(s), _I(c), _I(n))
     if i < 0:
         _note_pass(ints, s, 0)
         return False
     r = ints[I_NMOV]
-    nc = 0
+    nc = _I(0)
     for g in range(3):
         code = cs[i, g]
         if code == NO_GROUP:
@@ -672,9 +786,20 @@ def _offer_chi(P, S, moves, policies, s, c):
     return True
 
 
-@njit(cache=True)
-def _mark_passed(S, c, taker):
-    marks, ints = S[1], S[3]
+@njit(cache=True, inline="always")
+def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
+    """``Game.offer_chi``: the optional 吃 (with its 比) of seat ``s``."""
+    if marks[MK_CHOU, s, c] != 0:
+        return False
+    if not chi_possible(_seat_pack(hands, s)[3], c):
+        return False
+    return _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, _I(s),
+                     _I(c))
+
+
+@njit(cache=True, inline="always")
+def _mark_passed(marks, ints, c, taker):
+    """``Game.mark_passed``: 臭 for the seats that passed ``c`` (and 碰-passed for a 碰)."""
     for i in range(ints[I_NPASS]):
         s = ints[I_PASS + 2 * i]
         if s == taker:
@@ -688,25 +813,28 @@ def _mark_passed(S, c, taker):
 @njit(cache=True)
 def _on_discard(P, S, deck, moves, out, policies, d, c):
     """``Game.on_discard``: WIN, the seat that took ``c``, or NONE."""
-    marks, ints = S[1], S[3]
+    hands, marks, melds, ints, rng, work, tmp, cs, opts = S
     seats = ints[I_SEATS]
     if P[p.DISCARD_WIN] == 1:
         for i in range(1, seats):
             s = (d + i) % seats
-            hx = _can_win(P, S, s, c, False, False)
+            hx = _can_win(P, hands, marks, melds, ints, work, _I(s), _I(c), _I(0), _I(0))
             if hx >= 0:
-                _win(P, S, deck, moves, out, s, HOW_FANGPAO, c, hx, d, False,
-                     ints[I_FIRST] == 1 and d == 0 and s != 0, False, 0, False, False, False)
+                fl = F_DIHU if ints[I_FIRST] == 1 and d == 0 and s != 0 else 0
+                _win(P, S, deck, moves, out, _I(s), _I(HOW_FANGPAO), _I(c), _I(hx), _I(d),
+                     _I(fl), _I(0))
                 return WIN
     for i in range(1, seats):
         s = (d + i) % seats
-        if _take_pao(P, S, moves, s, c, False):
+        if _take_pao(P, hands, melds, ints, moves, s, c, 0):
             return s
     ints[I_NPASS] = 0
-    taker = _offer_peng(P, S, moves, policies, d, c)
-    if taker == NONE and _offer_chi(P, S, moves, policies, (d + 1) % seats, c):
-        taker = (d + 1) % seats
-    _mark_passed(S, c, taker)
+    taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, d, c)
+    nxt = (d + 1) % seats
+    if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves,
+                                    policies, nxt, c):
+        taker = nxt
+    _mark_passed(marks, ints, c, taker)
     if taker == NONE:
         marks[MK_BESIDE, d, c] += 1
     return taker
@@ -715,13 +843,14 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
 @njit(cache=True)
 def _on_draw(P, S, deck, moves, out, policies, t, c, last):
     """``Game.on_draw``: WIN, the seat that took ``c``, or NONE."""
-    hands, marks, melds, ints = S[0], S[1], S[2], S[3]
+    hands, marks, melds, ints, rng, work, tmp, cs, opts = S
     seats = ints[I_SEATS]
     if hands[t, c] == 3 or _meld_of(melds, ints, t, c, False, True) >= 0 or hands[t, c] == 2:
-        hx = _can_win(P, S, t, c, True, True)
+        hx = _can_win(P, hands, marks, melds, ints, work, _I(t), _I(c), _I(1), _I(1))
         if hx >= 0:
-            _win(P, S, deck, moves, out, t, HOW_ZIMO, c, hx, -1, False, False, last, 0, False,
-                 True, True)
+            fl = F_OWN | F_DRAWN | (F_HAIDI if last else 0)
+            _win(P, S, deck, moves, out, _I(t), _I(HOW_ZIMO), _I(c), _I(hx), _I(-1), _I(fl),
+                 _I(0))
             return WIN
         if hands[t, c] == 2:
             kind = MELD_CHOUWEI if marks[MK_PASSED_PENG, t, c] != 0 else MELD_WEI
@@ -729,26 +858,31 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
             _add_same(P, melds, ints, t, kind, c, 3)
             _say(moves, ints, t, A_CHOUWEI if kind == MELD_CHOUWEI else A_WEI, 0, c, 3)
         else:
-            _make_four(P, S, moves, t, c, MELD_TI)
+            _make_four(P, hands, melds, ints, moves, _I(t), _I(c), _I(MELD_TI))
         return t
     for i in range(seats):
         s = (t + i) % seats
-        hx = _can_win(P, S, s, c, s == t, True)
+        own = 1 if s == t else 0
+        hx = _can_win(P, hands, marks, melds, ints, work, _I(s), _I(c), _I(own), _I(1))
         if hx >= 0:
-            _win(P, S, deck, moves, out, s, HOW_ZIMO if s == t else HOW_DRAWN, c, hx, -1, False,
-                 False, last, 0, False, s == t, True)
+            fl = F_DRAWN | (F_HAIDI if last else 0) | (F_OWN if s == t else 0)
+            how = HOW_ZIMO if s == t else HOW_DRAWN
+            _win(P, S, deck, moves, out, _I(s), _I(how), _I(c), _I(hx), _I(-1), _I(fl), _I(0))
             return WIN
     for i in range(1, seats + 1):
         s = (t + i) % seats  # others(t), then t
-        if _take_pao(P, S, moves, s, c, True):
+        if _take_pao(P, hands, melds, ints, moves, s, c, 1):
             return s
     ints[I_NPASS] = 0
-    taker = _offer_peng(P, S, moves, policies, t, c)
-    if taker == NONE and _offer_chi(P, S, moves, policies, t, c):
+    taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, t, c)
+    if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves,
+                                    policies, t, c):
         taker = t
-    if taker == NONE and _offer_chi(P, S, moves, policies, (t + 1) % seats, c):
-        taker = (t + 1) % seats
-    _mark_passed(S, c, taker)
+    nxt = (t + 1) % seats
+    if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves,
+                                    policies, nxt, c):
+        taker = nxt
+    _mark_passed(marks, ints, c, taker)
     if taker == NONE:
         marks[MK_BESIDE, t, c] += 1
     return taker
@@ -759,31 +893,32 @@ def _deal_wins(P, S, deck, moves, out, policies):
     """``Game.deal_wins``: True when the hand was won at the deal."""
     hands, ints, work = S[0], S[3], S[5]
     seats = ints[I_SEATS]
-    lz = deck[seats * ints[I_H]]
+    lz = _I(deck[seats * ints[I_H]])
     for s in range(seats):
         shape = instant_shape(hands[s], P, 1 if s == 0 else 0, lz)
         if shape != 0:
-            locked = 0
+            locked = _I(0)
             for k in range(20):
                 if hands[s, k] == 4:
                     locked += _pts(P, MELD_TI, k)
                 elif hands[s, k] == 3:
                     locked += _pts(P, MELD_KAN, k)
-            _win(P, S, deck, moves, out, s, HOW_ZIMO, lz, locked, -1, s == 0, False, False,
-                 shape, True, True, True)
+            fl = F_IN_HAND | F_OWN | F_DRAWN | (F_TIANHU if s == 0 else 0)
+            _win(P, S, deck, moves, out, _I(s), _I(HOW_ZIMO), lz, _I(locked), _I(-1), _I(fl),
+                 _I(shape))
             return True
         if s == 0:
             hx = eval_hand(hands[0], -1, 1, 0, 0, P, work)
             if is_win(hx, P):
-                _win(P, S, deck, moves, out, 0, HOW_ZIMO, lz, hx, -1, True, False, False, 0,
-                     True, True, True)
+                fl = F_IN_HAND | F_OWN | F_DRAWN | F_TIANHU
+                _win(P, S, deck, moves, out, _I(0), _I(HOW_ZIMO), lz, _I(hx), _I(-1), _I(fl), _I(0))
                 return True
     if P[p.DIHU_LIANGZHANG] == 1:
         for s in range(1, seats):
             hx = eval_hand(hands[s], lz, 0, 0, 0, P, work)
             if is_win(hx, P):
-                _win(P, S, deck, moves, out, s, HOW_DRAWN, lz, hx, -1, False, True, False, 0,
-                     False, False, True)
+                _win(P, S, deck, moves, out, _I(s), _I(HOW_DRAWN), lz, _I(hx), _I(-1), _I(F_DIHU),
+                     _I(0))
                 return True
     return False
 
@@ -797,7 +932,7 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     index (the policy stream is ``Stream(key ^ POLICY_SALT, j)``); moves_out:
     ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
     Returns the number of move rows written (also ``out[O_MOVES]``)."""
-    hands, marks, melds, ints, rng = S[0], S[1], S[2], S[3], S[4]
+    hands, marks, melds, ints, rng, work, _tmp, _cs, opts = S
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     hands[:, :] = 0
@@ -824,26 +959,27 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
         out[O_MOVES] = ints[I_NMOV]
         return ints[I_NMOV]
     for s in range(seats):
-        _lay_opening_ti(P, S, moves_out, s)
+        _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
     if P[p.TWO_TI_EXTRA] == 1:
         for s in range(seats):
             if _fours(melds, ints, s) == 2 and ints[I_POS] < DECK:
-                k = deck[ints[I_POS]]
+                k = _I(deck[ints[I_POS]])
                 ints[I_POS] += 1
                 hands[s, k] += 1
                 _say(moves_out, ints, s, A_EXTRA, 0, k, 1)
-                _lay_opening_ti(P, S, moves_out, s)
+                _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
     rest = True
-    s = 0
+    s = _I(0)
     while True:
         if rest:
             fo = _fours(melds, ints, s)
-            held = 0
+            held = _I(0)
             for k in range(20):
                 held += hands[s, k]
             if held > 0 and _at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
-                c = _choose_discard(P, S, moves_out, policies, s)
-                res = _on_discard(P, S, deck, moves_out, out, policies, s, c)
+                c = _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves_out,
+                                    policies, _I(s))
+                res = _on_discard(P, S, deck, moves_out, out, policies, _I(s), _I(c))
                 ints[I_FIRST] = 0
                 if res == WIN:
                     break
@@ -860,11 +996,12 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
                 _say(moves_out, ints, -1, A_HUANG, 0, -1, 0)
                 out[O_DRAWS] = ints[I_DRAWS]
                 break
-            c = deck[ints[I_POS]]
+            c = _I(deck[ints[I_POS]])
             ints[I_POS] += 1
             ints[I_DRAWS] += 1
             _say(moves_out, ints, s, A_DRAW, 0, c, 1)
-            res = _on_draw(P, S, deck, moves_out, out, policies, s, c, ints[I_POS] >= DECK)
+            last = ints[I_POS] >= DECK
+            res = _on_draw(P, S, deck, moves_out, out, policies, _I(s), _I(c), last)
             if res == WIN:
                 break
             if res >= 0:

@@ -18,7 +18,7 @@ import polars as pl
 
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from ..reference import shuffled_deck
-from ..settle import settle
+from ..settle import settle, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from .engine import Game
@@ -74,10 +74,50 @@ class _Sums:
 
 
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[str], sums: _Sums) -> None:
+    """The reference engine, hand by hand (the twin of the kernel path)."""
     for j in range(size):
         game = Game(v, shuffled_deck(key, j), [POLICIES[x]() for x in policies], key, j)
         out = game.play()
         sums.add(out, settle(v, hand_result(game, out)))
+
+
+def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> None:
+    """Settle kernel outcome rows (``kernels.play`` O_* columns) and add them to ``sums``."""
+    from ..kernels import play as kp
+
+    n = len(rows)
+    if n == 0:
+        return
+    win = rows[:, kp.O_WINNER]
+    keys = np.stack([win, rows[:, kp.O_HOW], rows[:, kp.O_PAYER], rows[:, kp.O_HUXI],
+                     rows[:, kp.O_RED], rows[:, kp.O_BIG], rows[:, kp.O_TOTAL] - rows[:, kp.O_BIG],
+                     rows[:, kp.O_ALL_PUNGS], rows[:, kp.O_TIANHU], rows[:, kp.O_DIHU],
+                     rows[:, kp.O_HAIDI], rows[:, kp.O_FANXING]], axis=1)
+    keys[win < 0] = 0
+    keys[win < 0, 0] = -1
+    keys[win < 0, 2] = -1
+    pay, units = settle_rows(v, keys)
+    pay = pay[:, : sums.seats].astype(np.float64)
+    sums.n += n
+    sums.score += pay.sum(axis=0)
+    sums.score_sq += (pay * pay).sum(axis=0)
+    d = rows[:, kp.O_DRAWS].astype(np.float64)
+    sums.draws += d.sum()
+    sums.draws_sq += (d * d).sum()
+    won = win >= 0
+    sums.huang += int((~won).sum())
+    sums.wins += np.bincount(win[won], minlength=sums.seats)[: sums.seats]
+    zimo = won & (rows[:, kp.O_HOW] == kp.HOW_ZIMO)
+    sums.zimo += np.bincount(win[zimo], minlength=sums.seats)[: sums.seats]
+    payer = rows[:, kp.O_PAYER]
+    sums.fangpao += np.bincount(payer[payer >= 0], minlength=sums.seats)[: sums.seats]
+    for name, col in (("tianhu", kp.O_TIANHU), ("dihu", kp.O_DIHU), ("haidi", kp.O_HAIDI)):
+        setattr(sums, name, getattr(sums, name) + int(rows[won, col].sum()))
+    fx = rows[won, kp.O_FANXING].astype(np.float64)
+    sums.fx += fx.sum()
+    sums.fx_sq += (fx * fx).sum()
+    sums.fx_units += float(units[won, 1].sum())
+    sums.win_units += float(units[won].sum())
 
 
 def _rate(variant: str, metric: str, seat: int | None, count: int, n: int) -> dict:
