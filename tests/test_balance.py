@@ -9,7 +9,7 @@ from zipai_sim.play.trace import play_seeded
 
 @pytest.mark.parametrize("variant", ["guangxi-81", "liuhu-dao", "changde-paohuzi"])
 def test_every_hand_is_won_once_or_drawn_and_money_balances(variant):
-    df = simulate_hands(variant, 60, seed=4, policies="random")
+    df = simulate_hands(variant, 60, seed=4, policies="random", engine="reference")
     seats = zs.load_variant(variant).layout.players
     get = {(r["metric"], r["seat"]): r for r in df.iter_rows(named=True)}
     wins = sum(get[("win", s)]["count"] for s in range(seats))
@@ -57,3 +57,17 @@ def test_settle_rows_equals_settle_hand_by_hand(variant):
                      r.all_pungs, r.tianhu, r.dihu, r.haidi, r.fanxing])
     pay, _ = settle_rows(variant, np.array(rows))
     assert [tuple(p) for p in pay.tolist()] == want
+
+
+@pytest.mark.parametrize("variant", ["guangxi-81", "liuhu-dao", "changde-paohuzi"])
+def test_numba_and_reference_engines_give_the_same_table(variant):
+    a = simulate_hands(variant, 40, seed=6, policies="random", chunk_size=16, engine="numba")
+    b = simulate_hands(variant, 40, seed=6, policies="random", chunk_size=16,
+                       engine="reference")
+    assert a.equals(b)
+
+
+def test_thread_count_does_not_change_the_table():
+    a = simulate_hands("hunan-hengyang", 300, seed=2, policies="random", chunk_size=32, threads=1)
+    b = simulate_hands("hunan-hengyang", 300, seed=2, policies="random", chunk_size=32, threads=2)
+    assert a.equals(b)

@@ -209,3 +209,33 @@ def test_stored_playthroughs_replay(path):
     deal, policy = int(args[args.index("--deal") + 1]), args[args.index("--policy") + 1]
     game, _ = play_seeded(variant, seed, deal, policy)
     assert game.log == want
+
+
+def _seeded(variant, seed, chunk, j, policy=GreedyPolicy):
+    v = zs.load_variant(variant)
+    key = int(chunk_keys(seed, chunk, 1)[0])
+    g = Game(v, ref.shuffled_deck(key, j), [policy() for _ in range(v.layout.players)], key, j)
+    return g, g.play()
+
+
+def test_first_discard_win_is_dihu_only_where_dihu_is_on_the_first_discard():
+    """衡阳's 地胡 is the 亮张 one (§8): a 放炮 on the dealer's first discard is not 地胡."""
+    g, out = _seeded("hunan-hengyang", 1, 0, 1607)
+    assert g.log[1] == "0: discards 一" and (out.winner, out.how) == (2, "fangpao")
+    assert out.dihu is False
+
+
+def test_two_ti_extra_card_can_win_at_once():
+    """大字牌 two 提: the extra card is a draw and may complete the dealer's hand (天胡, §3, §6),
+    as the deal-time kernel counts it."""
+    g, out = _seeded("guangxi-dazipai", 5, 0, 154736)
+    assert (out.winner, out.how, out.tianhu) == (0, "zimo", True)
+    want = ref.opening_outcome(ref.shuffled_deck(int(chunk_keys(5, 0, 1)[0]), 154736),
+                               zs.load_variant("guangxi-dazipai").params)
+    assert want["extra_tianhu"] and out.huxi >= 15
+
+
+def test_nondealer_instant_win_is_its_dihu():
+    """常德: 三提/五坎 at the deal win "as 天胡/地胡" (§8): a non-dealer's is a 地胡."""
+    _, out = _seeded("changde-paohuzi", 5, 0, 13984)
+    assert (out.winner, out.instant, out.dihu, out.tianhu) == (1, "wukan", True, False)

@@ -136,7 +136,8 @@ def cmd_balance(a: argparse.Namespace) -> int:
 
     check_count(a.hands, "--hands")
     check_out(a.out)
-    frames = [simulate_hands(v, a.hands, a.seed, a.policy) for v in a.variants]
+    frames = [simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine)
+              for v in a.variants]
     df = pl.concat(frames)
     shown = df.with_columns(
         pl.when(pl.col("rate").is_not_null() & pl.col("ci_low").is_not_null())
@@ -220,7 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(func=cmd_play)
     ba = sub.add_parser("balance", help=_doc(cmd_balance), description=cmd_balance.__doc__)
     ba.add_argument("--variants", nargs="+", default=["guangxi-81"], help="variant keys or paths")
-    ba.add_argument("--hands", type=int, default=200, help="hands per variant (default: 200)")
+    ba.add_argument("--hands", type=int, default=20_000,
+                    help="hands per variant (default: %(default)s)")
+    ba.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
+                    help="numba kernel or the readable reference engine (default: numba)")
     ba.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
     ba.add_argument("--policy", choices=("greedy", "random"), default="greedy")
     ba.add_argument("--out", type=Path, default=Path("balance.parquet"),

@@ -95,7 +95,8 @@ O_BIG = 11  # big cards among them
 O_ALL_PUNGS = 12  # 1: no 吃 on the table and the win is all 坎/提/偎/碰/跑 (+ one pair)
 O_WIN_CARD = 13  # the card won on (the 亮张 for a win at the deal), -1 荒庄
 O_MOVES = 14  # number of move rows written
-N_OUT = 15
+O_TOTAL = 15  # all the winner's cards, winning card included (for the 十八小 名堂)
+N_OUT = 16
 HOW_NONE = 0
 HOW_ZIMO = 1
 HOW_FANGPAO = 2
@@ -531,7 +532,9 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
         fx = fanxing_value(cards, c, deck, ints[I_POS], DECK, P)
     red = _I(0)
     big = _I(0)
+    total = _I(0)
     for k in range(20):
+        total += cards[k]
         if (RED_MASK >> k) & 1:
             red += cards[k]
         if k >= 10:
@@ -548,6 +551,7 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
     out[O_DRAWS] = ints[I_DRAWS]
     out[O_RED] = red
     out[O_BIG] = big
+    out[O_TOTAL] = total
     out[O_ALL_PUNGS] = _all_pungs(P, S, _I(s), _I(c), _I(flags), _I(hx))
     out[O_WIN_CARD] = c
     if how == HOW_ZIMO:
@@ -820,7 +824,8 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
             s = (d + i) % seats
             hx = _can_win(P, hands, marks, melds, ints, work, _I(s), _I(c), _I(0), _I(0))
             if hx >= 0:
-                fl = F_DIHU if ints[I_FIRST] == 1 and d == 0 and s != 0 else 0
+                fl = F_DIHU if (P[p.DIHU_LIANGZHANG] == 0 and ints[I_FIRST] == 1 and d == 0
+                                and s != 0) else 0
                 _win(P, S, deck, moves, out, _I(s), _I(HOW_FANGPAO), _I(c), _I(hx), _I(d),
                      _I(fl), _I(0))
                 return WIN
@@ -903,7 +908,7 @@ def _deal_wins(P, S, deck, moves, out, policies):
                     locked += _pts(P, MELD_TI, k)
                 elif hands[s, k] == 3:
                     locked += _pts(P, MELD_KAN, k)
-            fl = F_IN_HAND | F_OWN | F_DRAWN | (F_TIANHU if s == 0 else 0)
+            fl = F_IN_HAND | F_OWN | F_DRAWN | (F_TIANHU if s == 0 else F_DIHU)
             _win(P, S, deck, moves, out, _I(s), _I(HOW_ZIMO), lz, _I(locked), _I(-1), _I(fl),
                  _I(shape))
             return True
@@ -965,8 +970,15 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
             if _fours(melds, ints, s) == 2 and ints[I_POS] < DECK:
                 k = _I(deck[ints[I_POS]])
                 ints[I_POS] += 1
-                hands[s, k] += 1
                 _say(moves_out, ints, s, A_EXTRA, 0, k, 1)
+                hx = _can_win(P, hands, marks, melds, ints, work, _I(s), k, _I(1), _I(1))
+                if hx >= 0:  # the drawn extra card may win at once: the dealer's 天胡
+                    fl = F_OWN | F_DRAWN | (F_TIANHU if s == 0 else 0)
+                    _win(P, S, deck, moves_out, out, _I(s), _I(HOW_ZIMO), k, _I(hx), _I(-1),
+                         _I(fl), _I(0))
+                    out[O_MOVES] = ints[I_NMOV]
+                    return ints[I_NMOV]
+                hands[s, k] += 1
                 _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
     rest = True
     s = _I(0)

@@ -183,8 +183,12 @@ class Game:
             for s in range(self.seats):
                 if self.players[s].fours() == 2 and self.stock:
                     k = self.stock.pop(0)
-                    self.players[s].hand[k] += 1
                     self.say(s, "extra card", [k])
+                    # a drawn card is used at once, a win included (§3): the dealer's 天胡 on it
+                    hx = self.can_win(s, k, own=True, drawn=True)
+                    if hx >= 0 and self.policies[s].hu(self, s, k, hx):
+                        return self.win(s, "zimo", k, hx, tianhu=s == 0)
+                    self.players[s].hand[k] += 1
                     self.lay_opening_ti(s)
         turn = ("rest", 0)
         while True:
@@ -218,8 +222,9 @@ class Game:
         for s in order:
             shape = instant(self.players[s].hand, self.P, s == 0, self.liangzhang)
             if shape:
+                # a non-dealer's instant win at the deal counts as its 地胡 (常德 "as 天胡/地胡")
                 return self.win(s, "zimo", self.liangzhang, self.locked_huxi(s), instant_=shape,
-                                tianhu=s == 0, in_hand=True)
+                                tianhu=s == 0, dihu=s != 0, in_hand=True)
             if s == 0:
                 hx = self.eval(self.players[0].hand, -1, True, 0, 0)
                 if self.wins(hx):
@@ -285,8 +290,9 @@ class Game:
             for s in self.others(d):
                 hx = self.can_win(s, c, own=False, drawn=False)
                 if hx >= 0 and self.policies[s].hu(self, s, c, hx):
-                    return self.win(s, "fangpao", c, hx, payer=d,
-                                    dihu=self.first_discard and d == 0 and s != 0)
+                    # 地胡 on the dealer's first discard only where that is the variant's 地胡
+                    first = self.first_discard and d == 0 and self.P[p.DIHU_LIANGZHANG] == 0
+                    return self.win(s, "fangpao", c, hx, payer=d, dihu=first)
         for s in self.others(d):
             if self.take_pao(s, c, drawn=False):
                 return s
