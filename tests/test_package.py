@@ -20,3 +20,9 @@ def test_kernels_are_cached_on_disk():
 
     for k in (deal.deal_chunks, hand.eval_hand, opening.analyze_chunks, opening.evaluate_batch):
         assert type(k._cache).__name__ == "FunctionCache"  # cache=True (NullCache otherwise)
+
+
+def test_warmup_runs():
+    import zipai_sim
+
+    assert zipai_sim.warmup() is None

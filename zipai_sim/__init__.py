@@ -22,7 +22,7 @@ def warmup() -> None:
     """Compile (or load from the on-disk cache) every kernel, so that timings exclude it."""
     deal(1, "guangxi-81", 0)
     simulate_deals("guangxi-81", 1, 0, progress=False, sample_per_chunk=1)
-    evaluate_opening("一二三", "guangxi-81")
+    evaluate_opening("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十拾", "guangxi-81")
     waits("一二三", "guangxi-81")
     explain("一二三", "guangxi-81")
     import numpy as _np
@@ -31,6 +31,9 @@ def warmup() -> None:
     from .kernels import deal as _kd
 
     _kd.shuffle_floor(chunk_keys(0, 0, 1), _np.ones(1, _np.int64))
+    from .play.balance import simulate_hands
+
+    simulate_hands("guangxi-81", 1, 0, "greedy")
 
 
 __all__ = [
