@@ -92,7 +92,7 @@ def fanxing_value(cards, win_card, stock_src, pos, end, P):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: saves the per-call refcounting of 11 arguments
 def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, counts, hist,
                  sample):
     """Score one dealt deck: adds to ``counts: int64[N_COUNTS]`` and ``hist: int64[HIST]``, and
