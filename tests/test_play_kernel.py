@@ -83,7 +83,7 @@ def expected_all_pungs(g: Game, out) -> int:
     return 0
 
 
-def compare_hand(v, key: int, j: int, codes: list[int], S) -> tuple[np.ndarray, np.ndarray]:
+def check_same_hand(v, key: int, j: int, codes: list[int], S) -> tuple[np.ndarray, np.ndarray]:
     """Play deal ``j`` of chunk ``key`` in both engines; assert identical logs, moves and
     outcomes. Returns the kernel's (moves, out)."""
     deck = ref.shuffled_deck(key, j)
@@ -121,7 +121,7 @@ def test_kernel_plays_the_reference_hands(variant, policy, scratch):
     v = zs.load_variant(variant)
     codes = seating(policy, v.layout.players)
     for j in range(100):
-        compare_hand(v, KEY, j, codes, scratch)
+        check_same_hand(v, KEY, j, codes, scratch)
 
 
 @pytest.mark.slow
@@ -135,7 +135,7 @@ def test_kernel_plays_the_reference_hands_1000(variant, scratch):
     for name, count in plan:
         codes = seating(name, seats)
         for _ in range(count):
-            compare_hand(v, KEY_SLOW, j, codes, scratch)
+            check_same_hand(v, KEY_SLOW, j, codes, scratch)
             j += 1
 
 
@@ -179,11 +179,11 @@ def test_rare_events_agree(variant, scratch):
             for t in tags:
                 if seen.get(t, 0) < 3:
                     seen[t] = seen.get(t, 0) + 1
-                    compare_hand(v, KEY, j, codes, scratch)
+                    check_same_hand(v, KEY, j, codes, scratch)
     dealt = set()
     for j in sorted(js):
         for name in ("random", "greedy"):
-            moves, out = compare_hand(v, KEY, j, seating(name, seats), scratch)
+            moves, out = check_same_hand(v, KEY, j, seating(name, seats), scratch)
             dealt.update(int(a) for a in moves[:, kp.M_ACTION])
             dealt.add(("instant", int(out[kp.O_INSTANT])))
     # the scan did meet the rare paths it is meant to check
