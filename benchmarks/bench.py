@@ -41,10 +41,12 @@ SIM_TARGET_2T = 5e6  # issue: ≥ 5 M deals/s with 2 threads
 SIZES = {  # items per timed call
     "default": dict(floor=8_000_000, deal=2_000_000, evals=2_000_000, pool=3_000_000,
                     waits=100_000, sim=4_000_000, variant_sim=4_000_000, ref_random=2000,
-                    ref_complete=500, ref_waits=200, ref_sim=2000),
+                    ref_complete=500, ref_waits=200, ref_sim=2000, play_greedy=40_000,
+                    play_random=200_000, ref_play=40),
     "quick": dict(floor=2_000_000, deal=500_000, evals=500_000, pool=1_000_000,
                   waits=20_000, sim=500_000, variant_sim=500_000, ref_random=300,
-                  ref_complete=100, ref_waits=30, ref_sim=300),
+                  ref_complete=100, ref_waits=30, ref_sim=300, play_greedy=4_000,
+                  play_random=20_000, ref_play=10),
 }
 
 
@@ -215,6 +217,45 @@ def bench_simulate(b: Bench, sz: dict, P: tuple) -> None:
                     for j in range(sz["ref_sim"])])
 
 
+PLAY_TARGET_2T = 100_000  # issue 3: greedy hands/s on 2 cores (3-player variants)
+
+
+def bench_play(b: Bench, sz: dict, P: tuple) -> None:
+    """Item 8: whole hands (issue 3): the play kernel per policy, 1–2 threads, and the reference.
+
+    Rows time ``play_chunks`` (deal, play, outcome rows; no settlement) on guangxi-81."""
+    from zipai_sim.chunks import chunk_sizes
+    from zipai_sim.kernels import play as kp
+    from zipai_sim.play.engine import Game
+    from zipai_sim.play.policies import POLICIES
+
+    v = zs.load_variant(VARIANT)
+    cs = 1 << 12
+    for policy, code in (("greedy", kp.POL_GREEDY), ("random", kp.POL_RANDOM)):
+        n = sz[f"play_{policy}"]
+        m = -(-n // cs)
+        keys, sizes = chunk_keys(SEED, 0, m), chunk_sizes(n, cs, 0, m)
+        out = np.zeros((m, cs, kp.N_OUT), np.int64)
+        codes = np.full(3, code, np.int64)
+
+        def run() -> None:
+            kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+
+        for t in THREADS:
+            target = PLAY_TARGET_2T if (t == 2 and policy == "greedy") else None
+            b.time(f"play_chunks {policy} ({VARIANT})", n, run, t, floor=True,
+                   ref_item=f"reference engine {policy}", target=target,
+                   target_text="≥ 100,000 hands/s on 2 threads" if target else "")
+        key = int(keys[0])
+
+        def ref_run(policy: str = policy) -> None:
+            for j in range(sz["ref_play"]):
+                Game(v, ref.shuffled_deck(key, j), [POLICIES[policy]() for _ in range(3)],
+                     key, j).play()
+
+        b.time(f"reference engine {policy}", sz["ref_play"], ref_run)
+
+
 def machine() -> dict:
     """Core count, CPU model, Python / numba / numpy versions and the load average."""
     nproc = subprocess.run(["nproc"], capture_output=True, text=True, check=True).stdout.strip()
@@ -283,7 +324,7 @@ def main() -> None:
     zs.warmup()
     P = zs.load_variant(VARIANT).params
     b = Bench()
-    for part in (bench_deal, bench_evaluate, bench_waits, bench_simulate):
+    for part in (bench_deal, bench_evaluate, bench_waits, bench_simulate, bench_play):
         print(part.__doc__.splitlines()[0], flush=True)
         part(b, sz, P)
     info["total_seconds"] = time.perf_counter() - t0
