@@ -71,3 +71,20 @@ def test_thread_count_does_not_change_the_table():
     a = simulate_hands("hunan-hengyang", 300, seed=2, policies="random", chunk_size=32, threads=1)
     b = simulate_hands("hunan-hengyang", 300, seed=2, policies="random", chunk_size=32, threads=2)
     assert a.equals(b)
+
+
+def test_threshold_sweep_on_the_cli(tmp_path, capsys):
+    """大字牌 15/20/25/30 as one sweep. With the random policy (whose choices do not depend on
+    the threshold) a hand that is 荒庄 at 15 had no win ≥ 15 and so none ≥ 30: it plays the same
+    and is 荒庄 at 30 too, so the 荒庄 count cannot fall as the 起胡 rises (§6)."""
+    import polars as pl
+
+    from zipai_sim.cli import main
+
+    out = tmp_path / "sweep.parquet"
+    assert main(["balance", "--variants", "guangxi-dazipai", "--hands", "400", "--policy",
+                 "random", "--thresholds", "15", "30", "--out", str(out)]) == 0
+    df = pl.read_parquet(out)
+    huang = dict(df.filter(pl.col("metric") == "huangzhuang")
+                 .select("threshold", "count").iter_rows())
+    assert set(huang) == {15, 30} and huang[30] >= huang[15]

@@ -136,8 +136,13 @@ def cmd_balance(a: argparse.Namespace) -> int:
 
     check_count(a.hands, "--hands")
     check_out(a.out)
+    from .variants import load_variant
+
+    runs = [load_variant(v) for v in a.variants]
+    if a.thresholds:  # a sweep: every variant at every threshold (大字牌 15/20/25/30)
+        runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
     frames = [simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine)
-              for v in a.variants]
+              for v in runs]
     df = pl.concat(frames)
     shown = df.with_columns(
         pl.when(pl.col("rate").is_not_null() & pl.col("ci_low").is_not_null())
@@ -147,7 +152,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
         .then(pl.format("{} ± {} (sd {})", pl.col("mean").round(3), pl.col("se").round(3),
                         pl.col("sd").round(2)))
         .otherwise(pl.col("rate").round(4).cast(pl.String)).alias("value"))
-    _print_table(shown.select("variant", "metric", "seat", "count", "n", "value"))
+    _print_table(shown.select("variant", "threshold", "metric", "seat", "count", "n", "value"))
     write_parquet(df, a.out, {"variants": ",".join(a.variants), "seed": str(a.seed),
                               "hands": str(a.hands), "policy": a.policy,
                               "zipai_sim_version": __version__})
@@ -224,6 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--hands", type=int, default=20_000,
                     help="hands per variant (default: %(default)s)")
     ba.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    ba.add_argument("--thresholds", type=int, nargs="+", default=None,
+                    help="sweep these 起胡 thresholds for every variant (e.g. 15 20 25 30)")
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ba.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")

@@ -135,7 +135,7 @@ def _mean(variant: str, metric: str, seat: int | None, total: float, total_sq: f
             "rate": None, "ci_low": None, "ci_high": None, "mean": mean, "se": se, "sd": sd}
 
 
-def summarize(variant: str, s: _Sums) -> pl.DataFrame:
+def summarize(variant: str, s: _Sums, threshold: int | None = None) -> pl.DataFrame:
     """Balance table: per seat win/自摸/放炮 shares (Wilson 95%), score mean ± SE and SD (the
     dealer's is the dealer edge, seat 0); per hand 荒庄, 天胡, 地胡, 海底 rates, 翻信 per win and
     its share of winners' units, hand length in draws (RULES.md §9)."""
@@ -155,7 +155,8 @@ def summarize(variant: str, s: _Sums) -> pl.DataFrame:
                  "count": wins, "n": wins, "rate": share, "ci_low": None, "ci_high": None,
                  "mean": None, "se": None, "sd": None})
     rows.append(_mean(variant, "draws_per_hand", None, s.draws, s.draws_sq, s.n))
-    return pl.DataFrame(rows, schema=SCHEMA)
+    return pl.DataFrame(rows, schema=SCHEMA).with_columns(
+        pl.lit(threshold, dtype=pl.Int64).alias("threshold"))
 
 
 def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
@@ -189,7 +190,7 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
         keys, sizes = chunk_keys(seed, 0, m), chunk_sizes(n, cs, 0, m)
         for key, size in zip(keys, sizes):
             _play_chunk(v, int(key), int(size), pols, sums)
-        return summarize(v.key, sums)
+        return summarize(v.key, sums, v.win.threshold)
     codes = np.array([kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols],
                      np.int64)
     th = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
@@ -208,4 +209,4 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
                 _add_rows(v, out[c, : sizes[c]], sums)
     finally:
         numba.set_num_threads(old)
-    return summarize(v.key, sums)
+    return summarize(v.key, sums, v.win.threshold)
