@@ -815,6 +815,28 @@ def _mark_passed(marks, ints, c, taker):
 
 
 @njit(cache=True)
+def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
+    """The optional claims on card ``c`` shown by seat ``src`` (``Game.claim_rest``): 碰 by the
+    others, then 吃 by ``src`` itself (a drawn card only) and by the next seat; then the 臭牌
+    marks, and an unclaimed card lies beside ``src``. Returns the taker or NONE."""
+    hands, marks, melds, ints, rng, work, tmp, cs, opts = S
+    ints[I_NPASS] = 0
+    taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, src,
+                        c)
+    nxt = (src + 1) % ints[I_SEATS]
+    for s in (src, nxt):
+        if s == src and src_may_chi == 0:
+            continue
+        if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts,
+                                        moves, policies, s, c):
+            taker = s
+    _mark_passed(marks, ints, c, taker)
+    if taker == NONE:
+        marks[MK_BESIDE, src, c] += 1
+    return taker
+
+
+@njit(cache=True)
 def _on_discard(P, S, deck, moves, out, policies, d, c):
     """``Game.on_discard``: WIN, the seat that took ``c``, or NONE."""
     hands, marks, melds, ints, rng, work, tmp, cs, opts = S
@@ -833,16 +855,7 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
         s = (d + i) % seats
         if _take_pao(P, hands, melds, ints, moves, s, c, 0):
             return s
-    ints[I_NPASS] = 0
-    taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, d, c)
-    nxt = (d + 1) % seats
-    if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves,
-                                    policies, nxt, c):
-        taker = nxt
-    _mark_passed(marks, ints, c, taker)
-    if taker == NONE:
-        marks[MK_BESIDE, d, c] += 1
-    return taker
+    return _peng_chi_or_pass(P, S, moves, policies, d, c, 0)
 
 
 @njit(cache=True)
@@ -878,19 +891,7 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
         s = (t + i) % seats  # others(t), then t
         if _take_pao(P, hands, melds, ints, moves, s, c, 1):
             return s
-    ints[I_NPASS] = 0
-    taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, t, c)
-    if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves,
-                                    policies, t, c):
-        taker = t
-    nxt = (t + 1) % seats
-    if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves,
-                                    policies, nxt, c):
-        taker = nxt
-    _mark_passed(marks, ints, c, taker)
-    if taker == NONE:
-        marks[MK_BESIDE, t, c] += 1
-    return taker
+    return _peng_chi_or_pass(P, S, moves, policies, t, c, 1)
 
 
 @njit(cache=True)

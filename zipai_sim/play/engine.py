@@ -296,14 +296,7 @@ class Game:
         for s in self.others(d):
             if self.take_pao(s, c, drawn=False):
                 return s
-        passed: list[tuple[int, bool]] = []
-        taker = self.offer_peng(self.others(d), c, passed)
-        if taker is None and self.offer_chi((d + 1) % self.seats, c, passed):
-            taker = (d + 1) % self.seats
-        self.mark_passed(c, passed, taker)
-        if taker is None:
-            self.players[d].beside.append(c)
-        return taker
+        return self.claim_rest(d, c, src_may_chi=False)
 
     def on_draw(self, t: int, c: int, last: bool) -> Outcome | int | None:
         """Claims on a drawn, shown card (§5.2): the drawer's 提/偎 (a win first if it wins),
@@ -328,14 +321,20 @@ class Game:
         for s in self.others(t) + [t]:
             if self.take_pao(s, c, drawn=True):
                 return s
+        return self.claim_rest(t, c, src_may_chi=True)
+
+    def claim_rest(self, src: int, c: int, src_may_chi: bool) -> int | None:
+        """The optional claims on card ``c`` shown by ``src``: 碰 by the others, then 吃 by
+        ``src`` itself (its own draw only, §5.4) and by the next seat; then the 臭牌 marks
+        (§5.6), and an unclaimed card lies beside ``src``. Returns the taker or None."""
         passed: list[tuple[int, bool]] = []
-        taker = self.offer_peng(self.others(t), c, passed)
-        for s in (t, (t + 1) % self.seats):
+        taker = self.offer_peng(self.others(src), c, passed)
+        for s in ((src,) if src_may_chi else ()) + ((src + 1) % self.seats,):
             if taker is None and self.offer_chi(s, c, passed):
                 taker = s
         self.mark_passed(c, passed, taker)
         if taker is None:
-            pl.beside.append(c)
+            self.players[src].beside.append(c)
         return taker
 
     def make_four(self, s: int, c: int, name: str) -> None:
