@@ -14,7 +14,10 @@ __version__ = "0.1.0"
 from .cards import CardError, format_hand, parse_hand
 from .dealing import Deal, deal
 from .evaluate import Explanation, evaluate_opening, explain, waits
+from .play.match import MatchResult, play_match, simulate_matches
+from .play.observation import Observation
 from .simulate import SimResult, score_decks, simulate_deals
+from .tables import calculate
 from .variants import Variant, VariantError, list_variants, load_variant
 
 
@@ -34,16 +37,23 @@ def warmup() -> None:
     from .play.balance import simulate_hands
 
     simulate_hands("guangxi-81", 1, 0, "greedy")
+    from .tables import opening_records
+
+    opening_records("guangxi-81", 1, 0)  # the opening-feature kernel
+    simulate_matches("guangxi-81", 1, 0, hands=1)
 
 
 __all__ = [
     "CardError",
     "Deal",
     "Explanation",
+    "MatchResult",
+    "Observation",
     "SimResult",
     "Variant",
     "VariantError",
     "__version__",
+    "calculate",
     "deal",
     "evaluate_opening",
     "explain",
@@ -51,8 +61,10 @@ __all__ = [
     "list_variants",
     "load_variant",
     "parse_hand",
+    "play_match",
     "score_decks",
     "simulate_deals",
+    "simulate_matches",
     "waits",
     "warmup",
 ]

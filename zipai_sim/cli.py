@@ -136,13 +136,22 @@ def cmd_balance(a: argparse.Namespace) -> int:
 
     check_count(a.hands, "--hands")
     check_out(a.out)
+    check_count(a.rows, "--rows")
+    rows_out = a.rows_out
+    if rows_out is not None and a.rows == 0:
+        raise _Fail("--rows-out needs --rows K > 0 (hands kept per chunk)")
+    if a.rows and rows_out is None:
+        rows_out = Path(str(a.out).removesuffix(".parquet") + ".rows.parquet")
+    if rows_out is not None:
+        check_out(rows_out)
     from .variants import load_variant
 
     runs = [load_variant(v) for v in a.variants]
     if a.thresholds:  # a sweep: every variant at every threshold (大字牌 15/20/25/30)
         runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
-    frames = [simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine)
-              for v in runs]
+    got = [simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine,
+                          rows=a.rows) for v in runs]
+    frames = [g[0] for g in got] if a.rows else got
     df = pl.concat(frames)
     shown = df.with_columns(
         pl.when(pl.col("rate").is_not_null() & pl.col("ci_low").is_not_null())
@@ -153,9 +162,152 @@ def cmd_balance(a: argparse.Namespace) -> int:
                         pl.col("sd").round(2)))
         .otherwise(pl.col("rate").round(4).cast(pl.String)).alias("value"))
     _print_table(shown.select("variant", "threshold", "metric", "seat", "count", "n", "value"))
-    write_parquet(df, a.out, {"variants": ",".join(a.variants), "seed": str(a.seed),
-                              "hands": str(a.hands), "policy": a.policy,
-                              "zipai_sim_version": __version__})
+    from .play.balance import DEFAULT_HAND_CHUNK
+
+    meta = {"variants": ",".join(a.variants), "variant_keys": ",".join(v.key for v in runs),
+            "rules_hashes": ",".join(v.rules_hash for v in runs),
+            "thresholds": ",".join(str(v.win.threshold) for v in runs), "seed": str(a.seed),
+            "hands": str(a.hands), "n": str(a.hands), "chunk_size": str(DEFAULT_HAND_CHUNK),
+            "policy": a.policy, "policies": a.policy, "engine": a.engine,
+            "zipai_sim_version": __version__}
+    write_parquet(df, a.out, meta)
+    print(f"wrote {a.out}")
+    if rows_out is not None:  # first K hands of every chunk, every run (RULES.md §9 rows)
+        rows = pl.concat([g[1] for g in got], how="diagonal")
+        write_parquet(rows, rows_out, {**meta, "rows_per_chunk": str(a.rows)})
+        print(f"wrote {rows_out} ({rows.height:,} hands)")
+    return 0
+
+
+def cmd_match(a: argparse.Namespace) -> int:
+    """Play matches (sequences of hands with running totals, the deal passing per the variant)
+    to a goal: a number of hands, 100 胡 from wins, or 硬胡子 three wins reaching 50 胡."""
+    from .play.match import simulate_matches
+
+    if a.out is not None:
+        check_out(a.out)
+    first = a.first_dealer if a.first_dealer == "rotate" else _int_arg(a.first_dealer,
+                                                                        "--first-dealer")
+    pols = a.policies[0] if len(a.policies) == 1 else a.policies
+    r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=a.hands,
+                         target=a.target, policies=pols, engine=a.engine, first_dealer=first,
+                         max_hands=a.max_hands)
+    print(f"{r.variant} (rules {r.rules_hash}): {r.n:,} matches, goal {r.goal}"
+          + (f" ({r.hands} hands)" if r.goal == "hands" else f" ({r.target} 胡)" if r.goal ==
+             "hu100" else "") + f", seed {r.seed}, policies {', '.join(r.policies)}")
+    shown = r.summary.with_columns(
+        pl.when(pl.col("ci_low").is_not_null())
+        .then(pl.format("{} [{}, {}]", pl.col("rate").round(4), pl.col("ci_low").round(4),
+                        pl.col("ci_high").round(4)))
+        .otherwise(pl.format("{} ± {}", pl.col("mean").round(3), pl.col("se").round(3)))
+        .alias("value"))
+    _print_table(shown.select("metric", "player", "count", "n", "value"))
+    if a.out is not None:
+        r.to_parquet(a.out)
+        print(f"wrote {a.out}")
+    return 0
+
+
+def _int_arg(x: str, name: str) -> int:
+    try:
+        return int(x)
+    except ValueError:
+        raise _Fail(f"{name} must be a whole number or 'rotate', got {x!r}") from None
+
+
+def _bins(items: list[str] | None) -> dict[str, int]:
+    out = {}
+    for item in items or []:
+        col, _, width = item.partition("=")
+        if not width.isdigit() or int(width) < 1:
+            raise _Fail(f"--bin takes COLUMN=WIDTH with a width ≥ 1, got {item!r}")
+        out[col] = int(width)
+    return out
+
+
+def cmd_table(a: argparse.Namespace) -> int:
+    """Win-probability tables (zipai_sim.tables): deal (天胡/地胡 by variant and threshold),
+    opening (P(win) and mean score by seat and opening features), tenpai (听 at the deal:
+    exact draw-model chance beside greedy play), waits (the hand calculator), convergence."""
+    from . import tables as T
+    from .chunks import check_count
+
+    if a.out is not None:
+        check_out(a.out)
+    run: dict[str, object] = {}
+    if a.kind == "deal":
+        check_count(a.deals, "--deals")
+        ths = "customary" if a.customary else a.thresholds
+        df = T.deal_table(a.variants, a.deals, a.seed, thresholds=ths,
+                          metrics=None if a.all_metrics else T.DEAL_METRICS,
+                          chunk_size=a.chunk_size, threads=a.threads)
+        run = {"n": a.deals, "chunk_size": a.chunk_size}
+    elif a.kind in ("opening", "tenpai"):
+        check_count(a.hands, "--hands")
+        if a.records is not None:
+            check_out(a.records)
+        from .variants import load_variant
+
+        runs = [load_variant(v) for v in a.variants]
+        if a.thresholds:
+            runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
+        rec = pl.concat([T.opening_records(v, a.hands, a.seed, a.policy, threads=a.threads)
+                         for v in runs])
+        run = {"n": a.hands, "seed": a.seed, "policies": a.policy}
+        if a.kind == "opening":
+            df = T.opening_table(rec, by=a.by, bins=_bins(a.bin))
+        else:
+            df = T.tenpai_table(rec, by=a.by, step=a.step)
+        if a.records is not None:
+            T.write_table(rec, a.records, "opening_records", **run)
+            print(f"wrote {a.records} ({rec.height:,} seat-hands)")
+    elif a.kind == "waits":
+        df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
+                         seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
+                         play=a.play, seat=a.seat, seed=a.seed)
+        run = {"hand": a.text, "variant": a.variant, "seed": a.seed, "sims": a.sims,
+               "play": a.play, "melds": ";".join(a.meld or []) or None}
+    else:
+        check_count(a.deals, "--deals")
+        df = T.convergence_table(a.variant, a.metric, a.deals, a.seed, points=a.points,
+                                 start=a.start, threads=a.threads)
+        run = {"chunk_size": None}
+    shown = df.select([c for c in df.columns if df[c].null_count() < df.height]) \
+        if df.height else df  # columns of an unrun part (e.g. no --play) stay in the file only
+    if a.markdown:
+        print(T.to_markdown(shown))
+    else:
+        with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True,
+                       tbl_hide_dataframe_shape=True, tbl_rows=-1, tbl_cols=-1,
+                       tbl_width_chars=1000, fmt_str_lengths=80):
+            print(T.formatted(shown))
+    if a.out is not None:
+        T.write_table(df, a.out, a.kind, **run)
+        print(f"wrote {a.out}")
+    return 0
+
+
+def cmd_plot(a: argparse.Namespace) -> int:
+    """Draw a figure from saved Parquet results, without re-running: tianhu-threshold, huxi,
+    seat-shares, dealer-edge, fanxing, convergence, scores (zipai_sim.plots)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from . import plots
+
+    if a.out.suffix.lower() not in (".png", ".svg"):
+        raise _Fail(f"--out must end in .png or .svg, got {a.out.name!r}")
+    check_out(a.out)
+    df = plots.load_result(a.from_)
+    kw: dict[str, object] = {}
+    if a.kind == "tianhu-threshold":
+        kw["metric"] = a.metric
+    if a.kind == "scores":
+        kw["seat"] = a.seat
+    ax = plots.PLOTS[a.kind](df, **kw)
+    if a.title:
+        ax.set_title(a.title)
+    plots.save_figure(ax, a.out)
     print(f"wrote {a.out}")
     return 0
 
@@ -184,6 +336,99 @@ class _Parser(argparse.ArgumentParser):
 def _doc(f: object) -> str:
     """A command's docstring as argparse help text (argparse %-formats help strings)."""
     return (getattr(f, "__doc__", "") or "").replace("%", "%%")
+
+
+def _add_table_plot(sub) -> None:
+    """The ``table KIND`` and ``plot KIND`` subcommands."""
+    from .plots import PLOTS
+
+    ta = sub.add_parser("table", help=_doc(cmd_table), description=cmd_table.__doc__)
+    kinds = ta.add_subparsers(dest="kind", parser_class=_Parser, required=True)
+
+    def common(q: argparse.ArgumentParser, seed: bool = True) -> None:
+        q.add_argument("--out", type=Path, default=None,
+                       help="also write the table to this Parquet file, with run metadata")
+        q.add_argument("--markdown", action="store_true",
+                       help="print a GitHub Markdown table instead of aligned text")
+        if seed:
+            q.add_argument("--seed", type=int, default=20261129,
+                           help="root seed (default: %(default)s)")
+        q.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+        q.set_defaults(func=cmd_table)
+
+    de = kinds.add_parser("deal", help="天胡/地胡 rates by variant and threshold (simulate_deals)")
+    de.add_argument("--variants", nargs="+", default=["guangxi-81"], help="variant keys or paths")
+    de.add_argument("--deals", type=int, default=1_000_000,
+                    help="deals per variant and threshold (default: %(default)s)")
+    de.add_argument("--thresholds", type=int, nargs="+", default=None,
+                    help="起胡 thresholds to sweep for every variant (e.g. 15 20 25 30)")
+    de.add_argument("--customary", action="store_true",
+                    help="sweep each variant's customary thresholds ([win].thresholds)")
+    de.add_argument("--all-metrics", action="store_true",
+                    help="keep every simulate_deals metric (翻信 included), not only 天胡/地胡")
+    de.add_argument("--chunk-size", type=int, default=None, help="deals per chunk")
+    common(de)
+    for name, text in (("opening", "P(the seat wins) and mean score by seat and opening "
+                        "features, from whole greedy hands"),
+                       ("tenpai", "听 at the deal: exact draw-model chance beside greedy play")):
+        q = kinds.add_parser(name, help=text, description=text)
+        q.add_argument("--variants", nargs="+", default=["guangxi-81"],
+                       help="variant keys or paths")
+        q.add_argument("--hands", type=int, default=20_000,
+                       help="hands per variant (default: %(default)s)")
+        q.add_argument("--thresholds", type=int, nargs="+", default=None,
+                       help="起胡 thresholds to sweep for every variant")
+        q.add_argument("--policy", choices=("greedy", "random"), default="greedy")
+        q.add_argument("--by", nargs="*", default=["seat"],
+                       help="record columns to group by (default: seat); features: "
+                       "opening_huxi ti kan red tenpai waits")
+        q.add_argument("--records", type=Path, default=None,
+                       help="also write the per-seat-hand records to this Parquet file")
+        if name == "opening":
+            q.add_argument("--bin", action="append", default=None, metavar="COLUMN=WIDTH",
+                           help="floor a numeric column to bins, e.g. opening_huxi=6")
+        else:
+            q.add_argument("--step", type=float, default=0.1,
+                           help="width of the p_draw bands (default: %(default)s)")
+        common(q)
+    wa = kinds.add_parser("waits", help="the hand calculator: waits (听), 胡息, chances")
+    wa.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
+    wa.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
+    wa.add_argument("--meld", action="append", default=None,
+                    help="a group on the table, e.g. '碰 五五五' or 'chi s1 s2 s3' (repeat)")
+    wa.add_argument("--unseen", default=None,
+                    help="the cards the player cannot see (default: all not in hand/table/seen)")
+    wa.add_argument("--seen", default=None, help="other cards the player has seen")
+    wa.add_argument("--stock", type=int, default=None,
+                    help="cards left in the stock (default: the variant's whole stock)")
+    wa.add_argument("--own-draws", type=int, default=None,
+                    help="stock cards the player draws (default: ⌈stock / players⌉)")
+    wa.add_argument("--discards", type=int, default=0,
+                    help="other players' discards the player will yet see (default: 0)")
+    wa.add_argument("--sims", type=int, default=20_000,
+                    help="Monte Carlo draws of the model (default: %(default)s)")
+    wa.add_argument("--play", type=int, default=0,
+                    help="greedy hands played from the deal with this hand (a dealt hand only)")
+    wa.add_argument("--seat", type=int, default=1, help="the hand's seat for --play (default 1)")
+    common(wa)
+    co = kinds.add_parser("convergence", help="one simulate_deals rate as deals accumulate")
+    co.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
+    co.add_argument("--metric", default="tianhu", help="a simulate_deals rate (default: tianhu)")
+    co.add_argument("--deals", type=int, default=1_000_000, help="largest n (default: %(default)s)")
+    co.add_argument("--points", type=int, default=12, help="values of n (default: %(default)s)")
+    co.add_argument("--start", type=int, default=1000, help="smallest n (default: %(default)s)")
+    common(co)
+
+    po = sub.add_parser("plot", help=_doc(cmd_plot), description=cmd_plot.__doc__)
+    po.add_argument("kind", choices=sorted(PLOTS), help="which figure")
+    po.add_argument("--from", dest="from_", type=Path, nargs="+", required=True,
+                    help="saved Parquet result(s): table, balance, simulate or records files")
+    po.add_argument("--out", type=Path, required=True, help="FILE.png or FILE.svg")
+    po.add_argument("--metric", default="tianhu",
+                    help="tianhu-threshold: the deal_table metric (default: tianhu)")
+    po.add_argument("--seat", type=int, default=0, help="scores: the seat (default: 0, dealer)")
+    po.add_argument("--title", default=None, help="a title for the figure")
+    po.set_defaults(func=cmd_plot)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -235,9 +480,37 @@ def build_parser() -> argparse.ArgumentParser:
                     help="numba kernel or the readable reference engine (default: numba)")
     ba.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
     ba.add_argument("--policy", choices=("greedy", "random"), default="greedy")
+    ba.add_argument("--rows", type=int, default=0,
+                    help="keep the first K hands of every chunk (4096 hands) as per-hand rows")
+    ba.add_argument("--rows-out", type=Path, default=None,
+                    help="Parquet file for the --rows sample (default: OUT.rows.parquet)")
     ba.add_argument("--out", type=Path, default=Path("balance.parquet"),
                     help="Parquet file (default: %(default)s)")
     ba.set_defaults(func=cmd_balance)
+    ma = sub.add_parser("match", help=_doc(cmd_match), description=cmd_match.__doc__)
+    ma.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
+    ma.add_argument("--matches", type=int, default=1000,
+                    help="number of matches (default: %(default)s)")
+    ma.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
+    ma.add_argument("--goal", choices=("hands", "hu100", "yinghuzi"), default="hands",
+                    help="end rule: HANDS hands, first to TARGET 胡 from wins, or 硬胡子 "
+                    "(default: %(default)s)")
+    ma.add_argument("--hands", type=int, default=8,
+                    help="hands per match for --goal hands (default: %(default)s)")
+    ma.add_argument("--target", type=int, default=100,
+                    help="胡 to reach for --goal hu100 (default: %(default)s)")
+    ma.add_argument("--policies", nargs="+", choices=("greedy", "random"), default=["greedy"],
+                    help="one policy for every player, or one per player (default: greedy)")
+    ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
+                    help="numba kernel or the readable reference engine (default: numba)")
+    ma.add_argument("--first-dealer", default="0",
+                    help="player who deals the first hand, or 'rotate' (default: 0)")
+    ma.add_argument("--max-hands", type=int, default=1000,
+                    help="stop a match that has not reached its goal (default: %(default)s)")
+    ma.add_argument("--out", type=Path, default=None,
+                    help="Parquet file for the per-match rows (default: none)")
+    ma.set_defaults(func=cmd_match)
+    _add_table_plot(sub)
     va = sub.add_parser("variants", help=_doc(cmd_variants), description=cmd_variants.__doc__)
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")

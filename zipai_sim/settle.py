@@ -40,8 +40,8 @@ import numpy as np
 from zipai_sim.cards import IS_BIG, IS_RED
 from zipai_sim.variants import MINGTANG_NAMES, Mingtang, Variant, load_variant
 
-__all__ = ["HOWS", "HandResult", "Settlement", "mingtang_of", "settle", "settle_rows",
-           "win_units"]
+__all__ = ["HOWS", "HandResult", "Settlement", "mingtang_of", "settle", "settle_counts",
+           "settle_rows", "win_units"]
 
 HOWS = ("zimo", "fangpao", "drawn")  # own draw (or at the deal), a discard, another's drawn card
 _FANGPAO_TIMES = {"double": 2, "triple": 3}  # "pays_all": seats − 1 (RULES.md §7.2)
@@ -155,8 +155,9 @@ def _cards(cards: object) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def _check(v: Variant, r: HandResult) -> np.ndarray | None:
-    """Raise ValueError for a HandResult that cannot come from a hand of ``v``."""
+def _check(v: Variant, r: HandResult, counted: bool = False) -> np.ndarray | None:
+    """Raise ValueError for a HandResult that cannot come from a hand of ``v``; with
+    ``counted`` a winner's ``cards`` are not read (`settle_counts` takes their counts)."""
     n = v.layout.players
     for name in ("seats", "dealer", "winner", "huxi", "payer", "fanxing", "huangzhuang_streak"):
         x = getattr(r, name)
@@ -175,8 +176,8 @@ def _check(v: Variant, r: HandResult) -> np.ndarray | None:
                 or r.haidi:
             _fail("a 荒庄 (winner = -1) must leave how, payer, huxi, fanxing and the flags unset")
         return _cards(r.cards) if len(r.cards) else None
-    cards = _cards(r.cards)
-    if cards.sum() == 0:
+    cards = None if counted else _cards(r.cards)
+    if cards is not None and cards.sum() == 0:
         _fail("cards of a winner must not be empty")
     if r.how not in HOWS:
         _fail(f"how must be one of {', '.join(HOWS)}, got {r.how!r}")
@@ -238,6 +239,28 @@ def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Set
     assert cards is not None
     reds, bigs = int(cards[IS_RED].sum()), int(cards[IS_BIG].sum())
     return _settle_win(v, r, reds, bigs, int(cards.sum()) - bigs)
+
+
+def settle_counts(variant: Variant | str | os.PathLike[str], result: HandResult, reds: int,
+                  bigs: int, smalls: int) -> Settlement:
+    """`settle` for a win known by the winner's red, big and small card counts instead of
+    ``result.cards`` (which is ignored): the numba play engine reports only these counts
+    (``kernels.play`` ``O_RED``, ``O_BIG``, ``O_TOTAL``), and they are all that settlement
+    reads of the cards (red bonuses, 名堂). A 荒庄 (``winner = -1``) is settled as `settle`
+    does, counts ignored. Raises ValueError as `settle` does, and for counts that are not
+    integers with 0 ≤ reds ≤ 24, 0 ≤ bigs, smalls ≤ 40 and reds ≤ bigs + smalls > 0."""
+    v = load_variant(variant)
+    if result.winner == -1:
+        return settle(v, result)
+    for name, x in (("reds", reds), ("bigs", bigs), ("smalls", smalls)):
+        if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
+            _fail(f"{name} must be an integer, got {x!r}")
+    if not (0 <= reds <= 24 and 0 <= bigs <= 40 and 0 <= smalls <= 40
+            and 0 < bigs + smalls and reds <= bigs + smalls):
+        _fail(f"card counts reds={reds}, bigs={bigs}, smalls={smalls} cannot be a winner's "
+              "cards (RULES.md §1: 24 red, 40 big and 40 small cards)")
+    _check(v, result, counted=True)
+    return _settle_win(v, result, int(reds), int(bigs), int(smalls))
 
 
 def _settle_win(v: Variant, r: HandResult, reds: int, bigs: int, smalls: int) -> Settlement:

@@ -23,13 +23,13 @@ MAX_CHI = MAX_GW * MAX_GW * MAX_GW  # bound before de-duplication: 吃 group × 
 CHI_COLS = 10  # chi scratch row: 0..2 option, 3..5 its sorted key, 6..7 a 比 list, 8..9 its key
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def gcode(a, b, c):
     """Code of the group with sorted kinds ``a <= b <= c``."""
     return a * 400 + b * 20 + c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def gcard(code, i):
     """Kind ``i`` (0..2) of a group code, in sorted order."""
     if i == 0:
@@ -39,7 +39,7 @@ def gcard(code, i):
     return code % 20
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def group_at(x, i):
     """Group ``i`` of ``play.chi.groups_with(x)`` (runs by start, 二七十, then the two 绞), or
     NO_GROUP past the last."""
@@ -63,7 +63,7 @@ def group_at(x, i):
     return NO_GROUP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def groups_with(x, gw):
     """Every 3-card group containing kind ``x`` into ``gw: int64[≥ MAX_GW]`` in the order of
     ``play.chi.groups_with``; returns their number."""
@@ -76,13 +76,13 @@ def groups_with(x, gw):
         n += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def count(pk, k):
     """Count of kind ``k`` in a packed hand (3 bits per kind, ``kernels.packed``)."""
     return (pk >> (3 * k)) & 7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def take(src, code, skip):
     """The packed hand ``src`` less the cards of group ``code`` (less one copy of ``skip``, -1
     for none), free cards only (a kind held 3+ times in ``src`` is locked); -1 when
@@ -99,7 +99,7 @@ def take(src, code, skip):
     return dst
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def chi_possible(pk, x):
     """Necessary test for ``chi_options`` (packed hand ``pk``): some group with ``x`` can be
     made from free hand cards. False means there is no option."""
@@ -114,7 +114,7 @@ def chi_possible(pk, x):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _sort3(a, b, c):
     """(a, b, c) sorted ascending, NO_GROUP (-1) entries moved to the end."""
     big = 1 << 40
@@ -136,7 +136,7 @@ def _sort3(a, b, c):
     return x, y, z
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_bi(cs, nb, g1, g2):
     """Append the 比 list ``[g1, g2]`` (g2 may be NO_GROUP) to ``cs[:, 6:10]`` unless the same
     groups are already there (``_bi``'s ``seen``); returns the new count."""
@@ -154,7 +154,7 @@ def _add_bi(cs, nb, g1, g2):
     return nb + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chi_options(pk, x, cs):
     """Every legal 吃 of card ``x`` for the packed hand ``pk`` (``kernels.packed`` layout; 坎
     inside, locked) into ``cs[:, 0:3]`` (the 吃 group, then its 比 groups sorted,

@@ -19,14 +19,14 @@ DECK = 80
 NO_SPARE = np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fresh_deck(deck):
     """Write the unshuffled deck (kinds 0..19, four copies each) into ``deck: int8[80]``."""
     for i in range(DECK):
         deck[i] = i // 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_steps(deck, start, stop, state, spare, have):
     """Run Fisher–Yates steps ``start..stop-1`` on ``deck: int8[80]``; takes and returns the
     stream ``(state, spare, have)`` (``zipai_sim.kernels.rng.bounded``). A deal's stream starts
@@ -40,7 +40,7 @@ def shuffle_steps(deck, start, stop, state, spare, have):
     return state, spare, have
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_deal_packed(deck, h, seats, state, spare, have, packed):
     """Shuffle just far enough to fix every hand and the 亮张 (steps ``0..seats*h``), and
     write each seat's packed counts (``zipai_sim.kernels.packed``) into ``packed: int64[≥seats]``
@@ -66,7 +66,7 @@ def shuffle_deal_packed(deck, h, seats, state, spare, have, packed):
     return state, spare, have
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hands_from_deck(deck, P, hands):
     """Count vectors of each active seat from a dealt deck; ``hands: int8[seats, 20]``."""
     seats = P[p.SEATS]

@@ -21,12 +21,12 @@ NO_HAND = -1  # returned 胡息 when the cards do not form a winning shape
 WORK = 80  # length of the int64 scratch a caller passes to eval_hand
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _count(p, k):
     return (p >> (W * k)) & 7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _free_masks(p):
     """(kinds held at least once, at least twice) of packed free cards (counts 0..3)."""
     b0 = p & LOW
@@ -34,8 +34,8 @@ def _free_masks(p):
     return b0 | b1, b1
 
 
-@njit(cache=True)
-def free_best(p0, need_pair, ys_s, ys_b, eq_s, eq_b, work):
+@njit(cache=True, _nrt=False)
+def free_best(p0, need_pair, ys_s, ys_b, eq_s, eq_b, work, off):
     """Best bonus 胡息 of the packed free cards ``p0`` (``zipai_sim.kernels.packed``), or -1
     when they are not all groups; ``need_pair`` (0/1): exactly one pair (将) is owed.
 
@@ -43,12 +43,9 @@ def free_best(p0, need_pair, ys_s, ys_b, eq_s, eq_b, work):
     二七十 starting at its 二, or a 绞 found from its small card (its lower slots are used up).
     Only 一二三/壹贰叁 (ys_*) and 二七十/贰柒拾 (eq_*) score among free groups (§4). After every
     group the orphan test prunes remainders with a card that can join nothing. An explicit stack
-    in ``work: int64[≥ 60]`` (numba's cache does not reload recursive kernels reliably)."""
-    st_p = work[0:12]
-    st_i = work[12:24]
-    st_o = work[24:36]
-    st_a = work[36:48]
-    st_l = work[48:60]
+    in ``work[off:off + 60]`` (int64; numba's cache does not reload recursive kernels reliably),
+    indexed, not sliced: a slice is an array view, and its reference count costs two atomic
+    operations per call (most of the play engine's time before)."""
     if p0 == 0:
         return 0 if need_pair == 0 else -1
     i = 0
@@ -56,16 +53,16 @@ def free_best(p0, need_pair, ys_s, ys_b, eq_s, eq_b, work):
         i += 1
     best = -1
     d = 0
-    st_p[0] = p0
-    st_i[0] = i
-    st_o[0] = 0
-    st_a[0] = 0
-    st_l[0] = need_pair
+    work[off] = p0
+    work[off + 12] = i
+    work[off + 24] = 0
+    work[off + 36] = 0
+    work[off + 48] = need_pair
     while d >= 0:
-        p = st_p[d]
-        i = st_i[d]
-        o = st_o[d]
-        pl = st_l[d]
+        p = work[off + d]
+        i = work[off + 12 + d]
+        o = work[off + 24 + d]
+        pl = work[off + 48 + d]
         v = i % 10
         big = i >= 10
         q = -1
@@ -92,11 +89,11 @@ def free_best(p0, need_pair, ys_s, ys_b, eq_s, eq_b, work):
                 if not big and _count(p, i + 10) >= 2:
                     q = p - (1 << (W * i)) - (2 << (W * (i + 10)))
             o += 1
-        st_o[d] = o
+        work[off + 24 + d] = o
         if q < 0:
             d -= 1
             continue
-        acc = st_a[d] + gain
+        acc = work[off + 36 + d] + gain
         if q == 0:
             if npl == 0 and acc > best:
                 best = acc
@@ -108,21 +105,21 @@ def free_best(p0, need_pair, ys_s, ys_b, eq_s, eq_b, work):
         while _count(q, j) == 0:
             j += 1
         d += 1
-        st_p[d] = q
-        st_i[d] = j
-        st_o[d] = 0
-        st_a[d] = acc
-        st_l[d] = npl
+        work[off + d] = q
+        work[off + 12 + d] = j
+        work[off + 24 + d] = 0
+        work[off + 36 + d] = acc
+        work[off + 48 + d] = npl
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def group_points(P, small_idx, k):
     """胡息 of a group kind for slot ``k``: ``P[small_idx]`` small, ``P[small_idx + 1]`` big."""
     return P[small_idx + 1] if k >= 10 else P[small_idx]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def peng_points(P, k):
     """碰 胡息 by size and colour (大字牌 油 table scores red 碰 higher, §4)."""
     v = k % 10
@@ -132,15 +129,14 @@ def peng_points(P, k):
     return P[p.PENG_SMALL_RED] if red else P[p.PENG_SMALL_BLACK]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_free(work, fours, base, P):
     """Total 胡息 (``base`` + best free bonus) or -1, with the pair owed iff ``fours >= 1``.
     ``work: int64[WORK]`` holds the free counts in ``[:20]`` and the search stack after them."""
-    free = work[:20]
     n = 0
     pk = 0
     for k in range(20):
-        x = free[k]
+        x = work[k]
         n += x
         pk += x << (W * k)
     m1, m2 = _free_masks(pk)
@@ -151,13 +147,13 @@ def solve_free(work, fours, base, P):
     if orphans(m1, m2, need) != 0:
         return NO_HAND
     b = free_best(pk, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG],
-                  P[p.ERQISHI_SMALL], P[p.ERQISHI_BIG], work[20:])
+                  P[p.ERQISHI_SMALL], P[p.ERQISHI_BIG], work, 20)
     if b < 0:
         return NO_HAND
     return base + b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
     """Best 胡息 of ``hand`` (+ the incoming card ``inc``), or -1 when not all groups.
 
@@ -168,7 +164,6 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
     (own draw) or 跑 (another's; with 抢招和 the 坎 may stay and the card go elsewhere); with a
     pair it makes a 偎 (own draw, forced) or may make a 碰 (another's); otherwise it is free.
     """
-    free = work[:20]
     locked = table_huxi
     fours = table_fours
     for k in range(20):
@@ -176,12 +171,12 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
         if n == 4:
             locked += group_points(P, p.TI_SMALL, k)
             fours += 1
-            free[k] = 0
+            work[k] = 0
         elif n == 3:
             locked += group_points(P, p.KAN_SMALL, k)
-            free[k] = 0
+            work[k] = 0
         else:
-            free[k] = n
+            work[k] = n
     if inc < 0:
         return solve_free(work, fours, locked, P)
     n = hand[inc]
@@ -191,27 +186,27 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
             return solve_free(work, fours + 1, locked - kan + group_points(P, p.TI_SMALL, inc), P)
         best = solve_free(work, fours + 1, locked - kan + group_points(P, p.PAO_SMALL, inc), P)
         if P[p.QIANGZHAO] == 1:
-            free[inc] = 1
+            work[inc] = 1
             r = solve_free(work, fours, locked, P)
-            free[inc] = 0
+            work[inc] = 0
             best = max(best, r)
         return best
     if n == 2:
-        free[inc] = 0
+        work[inc] = 0
         if inc_self == 1:
             return solve_free(work, fours, locked + group_points(P, p.WEI_SMALL, inc), P)
         best = solve_free(work, fours, locked + peng_points(P, inc), P)
-        free[inc] = 3
+        work[inc] = 3
         r = solve_free(work, fours, locked, P)
-        free[inc] = 2
+        work[inc] = 2
         return max(best, r)
     if n >= 4:
         return NO_HAND
-    free[inc] = n + 1
+    work[inc] = n + 1
     return solve_free(work, fours, locked, P)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def is_win(huxi, P):
     """A complete hand wins at or above the threshold, or at 0 胡息 where 飘胡 is allowed."""
     if huxi < 0:
@@ -224,7 +219,7 @@ INSTANT_SANTI = 1
 INSTANT_WUKAN = 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def instant_code(ti, kan, P, is_dealer, lz_makes_kan):
     """Instant-win shape from the numbers of 提 and 坎 at the deal (三提 / 五坎, §6; seeds
     000 ⑴ ⑻, 004 篇4): INSTANT_SANTI, INSTANT_WUKAN or INSTANT_NONE. ``lz_makes_kan`` (0/1):
@@ -242,7 +237,7 @@ def instant_code(ti, kan, P, is_dealer, lz_makes_kan):
     return INSTANT_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def instant_shape(hand, P, is_dealer, liangzhang):
     """Instant-win shape of a dealt hand ``int8[20]``; ``liangzhang`` is the dealer's shown card
     (-1 if unknown: then 衡阳's 亮张-made 五坎 cannot be seen)."""
@@ -251,7 +246,7 @@ def instant_shape(hand, P, is_dealer, liangzhang):
     return instant_code(ti, kan, P, is_dealer, lz_kan)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_ti_kan(hand):
     """(number of 提, number of 坎) in a dealt hand."""
     ti = 0

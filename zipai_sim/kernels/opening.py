@@ -49,7 +49,7 @@ S_FANXING = 5  # -1 when no win
 N_SAMPLE = 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fanxing_match(turned, P):
     """Kind whose copies count for a turned card: 本醒 itself, 上醒 value+1, 下醒 value-1 (same
     size, wrapping 十↔一 when the variant says so), or -1 for no match."""
@@ -69,7 +69,7 @@ def fanxing_match(turned, P):
     return size + v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fanxing_value(cards, win_card, stock_src, pos, end, P):
     """翻信 units for a winner holding ``cards: int8[20]`` (winning card included), turning
     ``stock_src[pos:end]`` in order (§7.3). 跟醒 counts the winning card's kind and turns nothing.
@@ -92,7 +92,7 @@ def fanxing_value(cards, win_card, stock_src, pos, end, P):
     return total
 
 
-@njit(cache=True, inline="always")  # inlined: saves the per-call refcounting of 11 arguments
+@njit(cache=True, _nrt=False, inline="always")  # inlined: saves the per-call refcounting of 11 arguments
 def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, counts, hist,
                  sample):
     """Score one dealt deck: adds to ``counts: int64[N_COUNTS]`` and ``hist: int64[HIST]``, and

@@ -18,7 +18,7 @@ EQS_BIG = EQS_SMALL << (W * 10)  # 贰柒拾
 TWIN = W * 10  # shift from a small kind to its big twin
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def pack(deck, a, b):
     """Packed counts of ``deck[a:b]``."""
     p = 0
@@ -27,14 +27,14 @@ def pack(deck, a, b):
     return p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unpack(p, out):
     """Write the packed counts ``p`` into ``out: int8[20]``."""
     for k in range(20):
         out[k] = (p >> (W * k)) & 7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def classes(p):
     """Masks (one bit per kind, at 3k) of kinds held exactly 1, 2, 3 and 4 times."""
     b0 = p & LOW
@@ -47,7 +47,7 @@ def classes(p):
     return n1, n2, n3, n4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def popcount(x):
     """Number of set bits (few in practice: kinds held three or four times). A branch-free
     SWAR count gave wrong numbers inside analyze_deal (numba 0.68; not reproduced in
@@ -59,7 +59,7 @@ def popcount(x):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def orphans(m1, m2, pl):
     """Kinds (as a spaced mask) among the free cards that can join no group (RULES.md §3): not
     in a run, 二七十 or 绞 with cards held, and not the pair when one is owed (``pl`` = 1).
@@ -77,7 +77,7 @@ def orphans(m1, m2, pl):
     return m1 & ~cov
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def may_complete(p, inc):
     """Necessary test that the packed hand ``p`` (+ ``inc``, -1 for none, from any source)
     could be all groups; False means it certainly is not. The incoming card is added as a free

@@ -35,7 +35,7 @@ from numba import njit, prange
 from .. import params as p
 from .chi import CHI_COLS, MAX_CHI, NO_GROUP, chi_options, chi_possible, gcard
 from .deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
-from .hand import WORK, eval_hand, group_points, instant_shape, is_win, peng_points
+from .hand import WORK, eval_hand, free_best, group_points, instant_shape, is_win, peng_points
 from .opening import fanxing_value
 from .packed import LOW, W, orphans
 from .rng import bounded, deal_state
@@ -149,6 +149,32 @@ NONE = -1  # nobody took the card
 
 RED_MASK = (1 << 1) | (1 << 6) | (1 << 9) | (1 << 11) | (1 << 16) | (1 << 19)
 
+# The greedy policy asks the same free-card questions many times in a hand (every discard
+# candidate × every wait, again for each 碰/吃 offer). A direct-mapped memo of ``free_best`` in
+# ``work[WORK:]`` (keys, then values) answers repeats; its entries are exact, so only time changes.
+MEMO_BITS = 14
+MEMO = 1 << MEMO_BITS
+SMEMO = WORK + 2 * MEMO  # then a memo of whole ``_score`` answers: hand, (th, fo), score
+PLAY_WORK = SMEMO + 3 * MEMO + 1  # last: the params hash the memos were filled under
+_HASH = 0x7F4A7C159E3779B1  # odd multiplier (below 2**63 so numba keeps int64 arithmetic)
+
+
+
+def _neighbours(o: int) -> int:
+    """Spaced mask of the kinds whose arrival can stop kind ``o`` being an orphan
+    (``packed.orphans``): ``o`` itself (a pair, a 绞), its twin (a 绞), the kinds within two in
+    the same size (a run) and the other 二七十 of its size."""
+    size, v = (o // 10) * 10, o % 10
+    ks = {o, (o + 10) % 20} | {size + x for x in range(max(0, v - 2), min(9, v + 2) + 1)}
+    if v in (1, 6, 9):
+        ks |= {size + 1, size + 6, size + 9}
+    return sum(1 << (W * k) for k in ks)
+
+
+# Orphans only disappear when a card joins them, so a hand with orphans can only be completed
+# by a card in every orphan's neighbourhood: ``_score`` asks about those kinds only.
+NEIGHBOURS = np.array([_neighbours(o) for o in range(20)], np.int64)
+
 SCORE_WIN = 1_000_000  # greedy score (win, waits, best) as one int: waits ≤ 20, 胡息 < 1000
 SCORE_WAITS = 1_000
 
@@ -161,7 +187,7 @@ def new_scratch():
         np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),  # melds
         np.zeros(N_INTS, np.int64),  # ints
         np.zeros(2, np.uint64),  # rng
-        np.zeros(WORK, np.int64),  # eval_hand work
+        np.zeros(PLAY_WORK, np.int64),  # eval_hand work, then the free_best memo
         np.zeros((8, 20), np.int8),  # tmp rows: 3 policy hand, 4 winner's cards, 5 free cards
         np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
         np.zeros(20, np.int64),  # discard options
@@ -176,7 +202,7 @@ def _new_scratch():
         np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),
         np.zeros(N_INTS, np.int64),
         np.zeros(2, np.uint64),
-        np.zeros(WORK, np.int64),
+        np.zeros(PLAY_WORK, np.int64),
         np.zeros((8, 20), np.int8),
         np.zeros((MAX_CHI, CHI_COLS), np.int64),
         np.zeros(20, np.int64),
@@ -185,7 +211,7 @@ def _new_scratch():
 
 # --- small helpers ------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _say(moves, ints, s, a, aux, k, n):
     """One move row: ``n`` copies of kind ``k``."""
     r = ints[I_NMOV]
@@ -197,7 +223,7 @@ def _say(moves, ints, s, a, aux, k, n):
     ints[I_NMOV] = r + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _below(rng, ints, m):
     """``Stream.below(m)`` on the policy stream."""
     st, sp, hv, v = bounded(rng[0], rng[1], ints[I_HAVE], m)
@@ -207,7 +233,7 @@ def _below(rng, ints, m):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _pts(P, kind, k):
     """胡息 of a three/four of a kind (``Game.pts``)."""
     if kind == MELD_PENG:
@@ -223,7 +249,7 @@ def _pts(P, kind, k):
     return group_points(P, p.KAN_SMALL, k)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def run_pts(P, code):
     """胡息 of a 3-card free group (``Game.run_pts``): 一二三 and 二七十 score, others 0."""
     a = gcard(code, 0)
@@ -237,7 +263,7 @@ def run_pts(P, code):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _table_huxi(melds, ints, s):
     t = _I(0)
     for i in range(ints[I_NMELD + s]):
@@ -245,7 +271,7 @@ def _table_huxi(melds, ints, s):
     return t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _fours(melds, ints, s):
     t = _I(0)
     for i in range(ints[I_NMELD + s]):
@@ -254,7 +280,7 @@ def _fours(melds, ints, s):
     return t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _at_rest(hands, melds, ints, s):
     t = _I(0)
     for k in range(20):
@@ -264,7 +290,7 @@ def _at_rest(hands, melds, ints, s):
     return t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
     """Index of the first 偎/臭偎 (``wei_ok``) or 碰 (``peng_ok``) of kind ``c``, or -1."""
     for i in range(ints[I_NMELD + s]):
@@ -278,7 +304,7 @@ def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_same(P, melds, ints, s, kind, c, n):
     """Append a table group of ``n`` copies of ``c``."""
     i = ints[I_NMELD + s]
@@ -290,7 +316,7 @@ def _add_same(P, melds, ints, s, kind, c, n):
     ints[I_NMELD + s] = i + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_group(P, melds, ints, s, code):
     """Append a 吃/比 group (``MELD_CHI``)."""
     i = ints[I_NMELD + s]
@@ -303,7 +329,7 @@ def _add_group(P, melds, ints, s, code):
     ints[I_NMELD + s] = i + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _del_meld(melds, ints, s, i):
     n = ints[I_NMELD + s]
     for r in range(i, n - 1):
@@ -320,7 +346,7 @@ def _del_meld(melds, ints, s, i):
 # False means eval_hand returns NO_HAND for sure, True means it must be asked. Results are the
 # same either way; only time changes.
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _free_pack(hand):
     """(packed free cards, their number, four-card groups) of ``hand`` (坎/提 locked)."""
     pk = 0
@@ -336,7 +362,7 @@ def _free_pack(hand):
     return pk, nf, f4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _pre(pk, nf, fours):
     """``solve_free``'s tests before its search: count and orphan cards."""
     need = 1 if fours >= 1 else 0
@@ -348,7 +374,7 @@ def _pre(pk, nf, fours):
     return orphans(m1, m2, need) == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _may_eval(P, pk, nf, fours, inc, own, hinc):
     """False when ``eval_hand`` on the hand packed as ``(pk, nf, fours)`` (fours: table + hand)
     with incoming ``inc`` (own draw: ``own``; ``hinc`` = hand[inc]) surely gives NO_HAND."""
@@ -372,7 +398,7 @@ def _may_eval(P, pk, nf, fours, inc, own, hinc):
     return _pre(pk + b, nf + 1, fours)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _seat_pack(hands, s):
     """(packed free cards, their number, 提 in hand, packed whole hand) of seat ``s``."""
     pk = _I(0)
@@ -390,7 +416,7 @@ def _seat_pack(hands, s):
     return pk, nf, f4, full
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     """``Game.win_huxi``: best 胡息 of seat ``s`` winning on ``c`` (-1: cannot)."""
     th = _table_huxi(melds, ints, s)
@@ -417,7 +443,7 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
     """``Game.can_win``: the 胡息 of a win of seat ``s`` on ``c``, or -1. The exact pre-tests
     run here first, so that most calls call nothing."""
@@ -438,7 +464,7 @@ def _can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
     return hx if is_win(hx, P) else _I(-1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _pungs_only(free, fours):
     """Free cards that need no run, 二七十 or 绞: none (no four-card group) or exactly one pair
     (with one: the §3 pair rule)."""
@@ -453,7 +479,7 @@ def _pungs_only(free, fours):
     return n == 2 and pairs == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _all_pungs(P, S, s, c, flags, hx):
     """1 when the winner holds no 吃 group and the win at ``hx`` 胡息 is made with 坎/提/偎/碰/跑
     only (+ the pair the pair rule owes): some placement of the winning card that reaches
@@ -514,7 +540,7 @@ def _all_pungs(P, S, s, c, flags, hx):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
     """``Game.win``: the outcome row and the 胡 move; ``flags``: F_* bits."""
     in_hand = (flags & F_IN_HAND) != 0
@@ -565,28 +591,128 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
 
 # --- policies -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _memo_for(P, work):
+    """Empty the memos when ``P`` differs from the params they were filled under (a scratch
+    tuple may be reused across variants)."""
+    h = _I(len(P))
+    for x in P:
+        h = h * _HASH + _I(x)
+    if h == 0:
+        h = 1
+    if work[PLAY_WORK - 1] != h:
+        work[WORK:] = 0
+        work[PLAY_WORK - 1] = h
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _free_memo(P, work, q, need):
+    """``free_best`` of the packed free cards ``q`` (pair owed: ``need``) through the memo."""
+    key = q | (need << 60) | (_I(1) << 61)
+    i = WORK + (((key * _HASH) >> 32) & (MEMO - 1))
+    if work[i] == key:
+        return work[i + MEMO]
+    r = free_best(q, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG], P[p.ERQISHI_SMALL],
+                  P[p.ERQISHI_BIG], work, 20)
+    work[i] = key
+    work[i + MEMO] = r
+    return r
+
+
+@njit(cache=True, _nrt=False)
 def _score(P, work, hand, th, fo):
-    """``GreedyPolicy.score`` as one int: win * SCORE_WIN + waits * SCORE_WAITS + best."""
+    """``GreedyPolicy.score`` as one int: win * SCORE_WIN + waits * SCORE_WAITS + best.
+
+    Each wait ``k`` is ``eval_hand(hand, k, own draw)`` done on packed free cards: the locked
+    胡息 and the free cards are computed once, then per ``k`` only the §6 change the own draw
+    makes (提 from a 坎, 偎 from a pair, else one more free card) and ``eval_hand``'s tests."""
+    full = _I(0)
+    for k in range(20):
+        full += _I(hand[k]) << (W * k)
+    key2 = (_I(th) << 8) | _I(fo) | (_I(1) << 40)
+    i = SMEMO + (((full * _HASH + key2) >> 32) & (MEMO - 1))
+    if work[i] == full and work[i + MEMO] == key2:
+        return work[i + 2 * MEMO]
+    sc = _score_of(P, work, hand, th, fo)
+    work[i] = full
+    work[i + MEMO] = key2
+    work[i + 2 * MEMO] = sc
+    return sc
+
+
+@njit(cache=True, _nrt=False)
+def _score_of(P, work, hand, th, fo):
+    """``_score`` without its memo."""
+    pk = _I(0)
+    nf = _I(0)
+    fours = _I(fo)
+    locked = _I(th)
+    for k in range(20):
+        n = _I(hand[k])
+        if n == 4:
+            fours += 1
+            locked += group_points(P, p.TI_SMALL, k)
+        elif n == 3:
+            locked += group_points(P, p.KAN_SMALL, k)
+        else:
+            pk += n << (W * k)
+            nf += n
     win = _I(0)
     waits = _I(0)
     best = _I(0)
-    pk, nf, f4 = _free_pack(hand)
+    # one more free card (the kinds held 0 or 1 times): the count test is the same for all of
+    # them, and the orphans of the hand without it limit which kinds can help
+    need0 = _I(1) if fours >= 1 else _I(0)
+    cand = _I(0)
+    if (nf + 1 - 2 * need0) % 3 == 0 and nf + 1 - 2 * need0 >= 0:
+        cand = LOW
+        o = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, need0)
+        while o != 0 and cand != 0:
+            low = o & -o
+            k = _I(0)
+            while (_I(1) << (W * k)) != low:
+                k += 1
+            cand &= NEIGHBOURS[k]
+            o ^= low
     for k in range(20):
-        if hand[k] >= 4:
+        n = hand[k]
+        if n >= 4:
             continue
-        if not _may_eval(P, pk, nf, fo + f4, k, 1, hand[k]):
+        b = _I(1) << (W * k)
+        if n < 2 and (cand & b) == 0:
             continue
-        hx = eval_hand(hand, k, 1, th, fo, P, work)
-        if hx >= 0:
-            waits += 1
-            best = max(best, hx)
-            if is_win(hx, P):
-                win += 1
+        fr = fours
+        base = locked
+        if n == 3:
+            q = pk
+            m = nf
+            fr += 1
+            base += group_points(P, p.TI_SMALL, k) - group_points(P, p.KAN_SMALL, k)
+        elif n == 2:
+            q = pk - 2 * b
+            m = nf - 2
+            base += group_points(P, p.WEI_SMALL, k)
+        else:
+            q = pk + b
+            m = nf + 1
+        need = _I(1) if fr >= 1 else _I(0)
+        rest = m - 2 * need
+        if rest < 0 or rest % 3 != 0:
+            continue
+        if orphans((q | (q >> 1)) & LOW, (q >> 1) & LOW, need) != 0:
+            continue
+        r = _free_memo(P, work, q, need)
+        if r < 0:
+            continue
+        hx = base + r
+        waits += 1
+        best = max(best, hx)
+        if is_win(hx, P):
+            win += 1
     return win * SCORE_WIN + waits * SCORE_WAITS + best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_discard(P, work, hand, th, fo, opts, nopt):
     """``GreedyPolicy.best_discard``: (score, kind) of the first best option. ``hand`` is
     changed and restored."""
@@ -603,7 +729,7 @@ def _best_discard(P, work, hand, th, fo, opts, nopt):
     return top, pick
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after(P, work, hand, th, fo, opts):
     """``GreedyPolicy._after``: the best discard's score of ``hand``, 0 without a free card."""
     n = _I(0)
@@ -616,7 +742,7 @@ def _after(P, work, hand, th, fo, opts):
     return _best_discard(P, work, hand, th, fo, opts, n)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
     """``policy.discard`` among ``opts[:nopt]``."""
     if policies[s] == POL_RANDOM:
@@ -626,7 +752,7 @@ def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
     return _best_discard(P, work, hands[s], _I(th), _I(fo), opts, _I(nopt))[1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
     """``policy.peng``."""
     if policies[s] == POL_RANDOM:
@@ -641,7 +767,7 @@ def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
     return _after(P, work, h, _I(th + _pts(P, MELD_PENG, c)), _I(fo), opts) > now
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, s, c, nopt):
     """``policy.chi`` over the options ``cs[:nopt]``: index or -1."""
     if policies[s] == POL_RANDOM:
@@ -676,7 +802,7 @@ def _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, s, c, no
 
 # --- the hand -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lay_opening_ti(P, hands, melds, ints, moves, s):
     for k in range(20):
         if hands[s, k] == 4:
@@ -685,7 +811,7 @@ def _lay_opening_ti(P, hands, melds, ints, moves, s):
             _say(moves, ints, s, A_DEAL_TI, 0, k, 4)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves, policies, s):
     """``Game.choose_discard``."""
     n = _I(0)
@@ -705,7 +831,7 @@ def _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves, polici
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _make_four(P, hands, melds, ints, moves, s, c, kind):
     """``Game.make_four``: 提 or 跑 from a 坎 in hand or onto the seat's 偎/臭偎/碰 of ``c``."""
     i = _meld_of(melds, ints, s, c, True, True)
@@ -717,7 +843,7 @@ def _make_four(P, hands, melds, ints, moves, s, c, kind):
     _say(moves, ints, s, A_TI if kind == MELD_TI else A_PAO, 0, c, 4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _take_pao(P, hands, melds, ints, moves, s, c, drawn):
     """``Game.take_pao``: the forced 跑."""
     if (hands[s, c] == 3 or _meld_of(melds, ints, s, c, False, True) >= 0
@@ -727,7 +853,7 @@ def _take_pao(P, hands, melds, ints, moves, s, c, drawn):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _note_pass(ints, s, was_peng):
     n = ints[I_NPASS]
     ints[I_PASS + 2 * n] = s
@@ -735,7 +861,7 @@ def _note_pass(ints, s, was_peng):
     ints[I_NPASS] = n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, first, c):
     """``Game.offer_peng`` by the seats after ``first`` in turn order (``others(first)``)."""
     seats = ints[I_SEATS]
@@ -754,7 +880,7 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, polic
     return taker
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
     """``Game.offer_chi`` once the card is known not 臭: options, the policy, the 吃."""
     pk = _seat_pack(hands, s)[3]
@@ -790,7 +916,7 @@ def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, 
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
     """``Game.offer_chi``: the optional 吃 (with its 比) of seat ``s``."""
     if marks[MK_CHOU, s, c] != 0:
@@ -801,7 +927,7 @@ def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves, po
                      _I(c))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _mark_passed(marks, ints, c, taker):
     """``Game.mark_passed``: 臭 for the seats that passed ``c`` (and 碰-passed for a 碰)."""
     for i in range(ints[I_NPASS]):
@@ -814,7 +940,7 @@ def _mark_passed(marks, ints, c, taker):
     ints[I_NPASS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
     """The optional claims on card ``c`` shown by seat ``src`` (``Game.claim_rest``): 碰 by the
     others, then 吃 by ``src`` itself (a drawn card only) and by the next seat; then the 臭牌
@@ -836,7 +962,7 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
     return taker
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _on_discard(P, S, deck, moves, out, policies, d, c):
     """``Game.on_discard``: WIN, the seat that took ``c``, or NONE."""
     hands, marks, melds, ints, rng, work, tmp, cs, opts = S
@@ -858,7 +984,7 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
     return _peng_chi_or_pass(P, S, moves, policies, d, c, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _on_draw(P, S, deck, moves, out, policies, t, c, last):
     """``Game.on_draw``: WIN, the seat that took ``c``, or NONE."""
     hands, marks, melds, ints, rng, work, tmp, cs, opts = S
@@ -894,7 +1020,7 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
     return _peng_chi_or_pass(P, S, moves, policies, t, c, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal_wins(P, S, deck, moves, out, policies):
     """``Game.deal_wins``: True when the hand was won at the deal."""
     hands, ints, work = S[0], S[3], S[5]
@@ -929,7 +1055,7 @@ def _deal_wins(P, S, deck, moves, out, policies):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     """Play the dealt ``deck: int8[80]`` (``kernels.deal`` layout) as ``play.engine.Game`` does.
 
@@ -939,6 +1065,7 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
     Returns the number of move rows written (also ``out[O_MOVES]``)."""
     hands, marks, melds, ints, rng, work, _tmp, _cs, opts = S
+    _memo_for(P, work)
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     hands[:, :] = 0

@@ -21,7 +21,7 @@ _TWO32 = np.uint64(1 << 32)
 _ONE = np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def mix64(z):
     """splitmix64 finalizer: a bijection of uint64 with good avalanche."""
     z = (z ^ (z >> _S30)) * _M1
@@ -29,20 +29,20 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def deal_state(chunk_key, j):
     """Start state of deal ``j`` (0-based, inside its chunk) of the chunk keyed ``chunk_key``."""
     return mix64(chunk_key + GOLDEN * (np.uint64(j) + _ONE))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_u64(state):
     """Advance the splitmix64 counter; returns ``(new_state, output)``."""
     state = state + GOLDEN
     return state, mix64(state)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bounded(state, spare, have, m):
     """Uniform integer in ``[0, m)`` for ``1 <= m < 2**32``, exact (Lemire's method: the few
     32-bit values that would bias it are rejected). Each splitmix64 output gives two 32-bit

@@ -1,5 +1,7 @@
 """Whole hands at the table (RULES.md §5–§7): the readable reference engine and its policies.
 
-``engine.Game`` is the executable spec of play, step by step; a numba twin comes later and must
-play the same seeded hand move for move.
+``engine.Game`` is the executable spec of play, step by step; ``kernels.play`` is its numba twin
+and plays the same seeded hand move for move. ``balance`` runs and settles many hands,
+``match`` plays sequences of hands with running totals, ``observation`` and ``policies`` are the
+hook for a user's own policy.
 """

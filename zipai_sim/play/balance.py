@@ -3,7 +3,10 @@
 Hands are dealt exactly as ``simulate_deals`` deals them (chunk ``c`` keyed by
 ``SeedSequence(seed, spawn_key=(c,))``), so variants with the same deal layout play the same
 shuffled decks (common random numbers) and a result depends on ``(variant, seed, n, chunk_size,
-policies)`` only. Each hand is settled with ``zipai_sim.settle``; per chunk only sums are kept.
+policies)`` only. Each hand is settled with ``zipai_sim.settle``; per chunk only sums are kept
+(memory is flat in the number of hands), plus, when asked (``rows=K``), the per-hand rows of the
+first ``K`` hands of every chunk: a deterministic sample that does not depend on the thread count
+(hands are independent, so any fixed positions are a fair sample).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ..settle import settle, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from .engine import Game
-from .policies import POLICIES
+from .policies import POLICIES, as_policy, is_named
 from .trace import hand_result
 
 DEFAULT_HAND_CHUNK = 1 << 12
@@ -73,21 +76,68 @@ class _Sums:
         self.win_units += money.units + money.fanxing_units
 
 
-def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[str], sums: _Sums) -> None:
-    """The reference engine, hand by hand (the twin of the kernel path)."""
+def _outcome_row(game: Game, out) -> np.ndarray:
+    """A reference hand's outcome as a ``kernels.play`` outcome row (``int64[N_OUT]``, O_*
+    columns; ``O_MOVES`` left 0), so both engines' sampled rows are built by one function."""
+    from ..cards import IS_BIG, IS_RED
+    from ..kernels import play as kp
+
+    row = np.zeros(kp.N_OUT, np.int64)
+    row[[kp.O_WINNER, kp.O_PAYER, kp.O_WIN_CARD]] = -1
+    row[kp.O_DRAWS] = out.draws
+    if out.winner < 0:
+        return row
+    cards = np.array(out.cards, np.int64)
+    row[kp.O_WINNER], row[kp.O_PAYER], row[kp.O_HUXI] = out.winner, out.payer, out.huxi
+    row[kp.O_HOW] = {"zimo": kp.HOW_ZIMO, "fangpao": kp.HOW_FANGPAO, "drawn": kp.HOW_DRAWN}[
+        out.how]
+    row[kp.O_TIANHU], row[kp.O_DIHU], row[kp.O_HAIDI] = out.tianhu, out.dihu, out.haidi
+    row[kp.O_INSTANT] = {"": 0, "santi": 1, "wukan": 2}[out.instant]
+    row[kp.O_FANXING], row[kp.O_WIN_CARD] = out.fanxing, out.win_card
+    row[kp.O_RED], row[kp.O_BIG] = cards[IS_RED].sum(), cards[IS_BIG].sum()
+    row[kp.O_TOTAL] = cards.sum()
+    row[kp.O_ALL_PUNGS] = hand_result(game, out).all_pungs
+    return row
+
+
+def _sample_block(chunk: int, chunk_size: int, rows: np.ndarray, pay: np.ndarray,
+                  units: np.ndarray) -> np.ndarray:
+    """Sampled hands of one chunk as ``int64[k, 2 + N_OUT + 2 + width]``: chunk, deal index in
+    the run, the outcome row, (win units, 翻信 units), payments per seat (+ sitter)."""
+    k = len(rows)
+    head = np.stack([np.full(k, chunk, np.int64),
+                     chunk * chunk_size + np.arange(k, dtype=np.int64)], axis=1)
+    return np.concatenate([head, rows, units, pay], axis=1).astype(np.int64)
+
+
+def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
+                keep: int = 0) -> np.ndarray | None:
+    """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
+    returns the outcome rows, payments and units of the first ``keep`` hands as
+    ``(rows, pay, units)``."""
+    kept: list[tuple[np.ndarray, tuple[int, ...], tuple[int, int]]] = []
     for j in range(size):
-        game = Game(v, shuffled_deck(key, j), [POLICIES[x]() for x in policies], key, j)
+        game = Game(v, shuffled_deck(key, j), [as_policy(x) for x in policies], key, j)
         out = game.play()
-        sums.add(out, settle(v, hand_result(game, out)))
+        money = settle(v, hand_result(game, out))
+        sums.add(out, money)
+        if j < keep:
+            kept.append((_outcome_row(game, out), money.payments,
+                         (money.units, money.fanxing_units)))
+    if not kept:
+        return None
+    return (np.array([r for r, _, _ in kept], np.int64), np.array([q for _, q, _ in kept],
+            np.int64), np.array([u for _, _, u in kept], np.int64))
 
 
-def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> None:
-    """Settle kernel outcome rows (``kernels.play`` O_* columns) and add them to ``sums``."""
+def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np.ndarray]:
+    """Settle kernel outcome rows (``kernels.play`` O_* columns) and add them to ``sums``;
+    returns ``(payments int64[n, seats (+ sitter)], units int64[n, 2])``."""
     from ..kernels import play as kp
 
     n = len(rows)
     if n == 0:
-        return
+        return np.zeros((0, 0), np.int64), np.zeros((0, 2), np.int64)
     win = rows[:, kp.O_WINNER]
     keys = np.stack([win, rows[:, kp.O_HOW], rows[:, kp.O_PAYER], rows[:, kp.O_HUXI],
                      rows[:, kp.O_RED], rows[:, kp.O_BIG], rows[:, kp.O_TOTAL] - rows[:, kp.O_BIG],
@@ -96,8 +146,8 @@ def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> None:
     keys[win < 0] = 0
     keys[win < 0, 0] = -1
     keys[win < 0, 2] = -1
-    pay, units = settle_rows(v, keys)
-    pay = pay[:, : sums.seats].astype(np.float64)
+    pay_all, units = settle_rows(v, keys)
+    pay = pay_all[:, : sums.seats].astype(np.float64)
     sums.n += n
     sums.score += pay.sum(axis=0)
     sums.score_sq += (pay * pay).sum(axis=0)
@@ -118,6 +168,42 @@ def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> None:
     sums.fx_sq += (fx * fx).sum()
     sums.fx_units += float(units[won, 1].sum())
     sums.win_units += float(units[won].sum())
+    return pay_all, units
+
+
+def _rows_frame(v: Variant, block: np.ndarray) -> pl.DataFrame:
+    """The sampled per-hand rows (``_sample_block`` columns) as a table; see `simulate_hands`."""
+    from ..cards import card_name
+    from ..kernels import play as kp
+
+    o = 2  # outcome columns start here
+    col = {name: block[:, o + i] for name, i in (
+        ("winner", kp.O_WINNER), ("how", kp.O_HOW), ("payer", kp.O_PAYER), ("huxi", kp.O_HUXI),
+        ("tianhu", kp.O_TIANHU), ("dihu", kp.O_DIHU), ("haidi", kp.O_HAIDI),
+        ("instant", kp.O_INSTANT), ("fanxing", kp.O_FANXING), ("draws", kp.O_DRAWS),
+        ("reds", kp.O_RED), ("bigs", kp.O_BIG), ("all_pungs", kp.O_ALL_PUNGS),
+        ("win_card", kp.O_WIN_CARD), ("cards", kp.O_TOTAL))}
+    u = o + kp.N_OUT
+    seats = v.layout.players
+    data: dict[str, object] = {
+        "variant": [v.key] * len(block), "threshold": np.full(len(block), v.win.threshold),
+        "chunk": block[:, 0], "deal": block[:, 1], "winner": col["winner"],
+        "how": [kp.HOW_NAMES[int(x)] or None for x in col["how"]], "payer": col["payer"],
+        "huxi": col["huxi"], "units": block[:, u], "fanxing": col["fanxing"],
+        "fanxing_units": block[:, u + 1], "tianhu": col["tianhu"].astype(bool),
+        "dihu": col["dihu"].astype(bool), "haidi": col["haidi"].astype(bool),
+        "instant": [kp.INSTANT_NAMES[int(x)] for x in col["instant"]], "draws": col["draws"],
+        "win_card": [card_name(int(x)) if x >= 0 else None for x in col["win_card"]],
+        "reds": col["reds"], "bigs": col["bigs"], "cards": col["cards"],
+        "all_pungs": col["all_pungs"].astype(bool)}
+    for s in range(seats):
+        data[f"pay_seat{s}"] = block[:, u + 2 + s]
+    if v.layout.sitter:
+        data["pay_sitter"] = block[:, u + 2 + seats]
+    schema = {k: (pl.String if k in ("variant", "how", "instant", "win_card") else
+                  pl.Boolean if k in ("tianhu", "dihu", "haidi", "all_pungs") else pl.Int64)
+              for k in data}
+    return pl.DataFrame(data, schema=schema)
 
 
 def _rate(variant: str, metric: str, seat: int | None, count: int, n: int) -> dict:
@@ -160,14 +246,27 @@ def summarize(variant: str, s: _Sums, threshold: int | None = None) -> pl.DataFr
 
 
 def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
-                   policies: str | Sequence[str] = "greedy", chunk_size: int | None = None,
-                   threads: int | None = None, engine: str = "numba") -> pl.DataFrame:
+                   policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
+                   threads: int | None = None, engine: str = "numba",
+                   rows: int = 0) -> pl.DataFrame | tuple[pl.DataFrame, pl.DataFrame]:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
     every seat, or one per seat: "greedy", "random"); returns the balance table (``summarize``).
 
     ``engine="numba"`` (default) plays with ``kernels.play`` over all cores (``threads``);
     ``"reference"`` with the readable ``play.engine`` (about 100 hands/s): both play the same
     hands move for move. Results depend on ``(variant, seed, n, chunk_size, policies)`` only.
+    With ``engine="reference"`` a policy may also be a user policy object
+    (``play.policies.as_policy``; the same object plays that seat in every hand).
+
+    ``rows=K > 0`` also keeps the first ``K`` hands of every chunk (chunk ``c`` holds hands
+    ``c·chunk_size …``) as per-hand rows and returns ``(summary, rows)``: one row per sampled
+    hand with ``variant, threshold, chunk, deal`` (the hand's index in the run), ``winner``
+    (seat, 0 = dealer; -1 荒庄), ``how`` (zimo/fangpao/drawn, null on 荒庄), ``payer`` (the
+    discarder of a 放炮, else -1), ``huxi``, ``units`` and ``fanxing_units`` (variant's unit,
+    RULES.md §7), ``fanxing`` (matches), ``tianhu``/``dihu``/``haidi``, ``instant`` (santi /
+    wukan / ""), ``draws``, ``win_card``, the winner's ``reds``/``bigs``/``cards`` counts,
+    ``all_pungs`` and ``pay_seat0 …`` (+ ``pay_sitter``), which sum to 0. The sample is the same
+    for any thread count and either engine; it adds ``K`` rows per chunk (the totals stay flat).
     Raises ValueError for bad counts, seeds, policy or engine names; VariantError.
     """
     import numba
@@ -178,19 +277,39 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
     n, seed = check_count(n), check_seed(seed)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
     seats = v.layout.players
+    keep = min(check_count(rows, "rows"), cs)
     pols = [policies] * seats if isinstance(policies, str) else list(policies)
-    if len(pols) != seats or any(x not in POLICIES for x in pols):
-        raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats} of "
-                         f"them, got {policies!r}")
     if engine not in ("numba", "reference"):
         raise ValueError(f"engine must be 'numba' or 'reference', got {engine!r}")
+    if len(pols) != seats or any(isinstance(x, str) and x not in POLICIES for x in pols):
+        raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats} of "
+                         f"them, got {policies!r}")
+    if engine == "numba" and not all(is_named(x) for x in pols):
+        raise ValueError("policies: user policy objects play on the reference engine only "
+                         "(engine='reference'); the numba engine knows "
+                         f"{', '.join(sorted(POLICIES))}")
+    for x in pols:
+        as_policy(x)  # a policy object that fits no protocol fails here, before any hand
     sums = _Sums(seats)
+    samples: list[np.ndarray] = []
     m = n_chunks(n, cs)
+
+    def result() -> pl.DataFrame | tuple[pl.DataFrame, pl.DataFrame]:
+        table = summarize(v.key, sums, v.win.threshold)
+        if not keep:
+            return table
+        width = seats + (1 if v.layout.sitter else 0)
+        block = np.concatenate(samples) if samples else np.zeros(
+            (0, 2 + kp.N_OUT + 2 + width), np.int64)
+        return table, _rows_frame(v, block)
+
     if engine == "reference":
         keys, sizes = chunk_keys(seed, 0, m), chunk_sizes(n, cs, 0, m)
-        for key, size in zip(keys, sizes):
-            _play_chunk(v, int(key), int(size), pols, sums)
-        return summarize(v.key, sums, v.win.threshold)
+        for c, (key, size) in enumerate(zip(keys, sizes)):
+            got = _play_chunk(v, int(key), int(size), pols, sums, keep)
+            if got is not None:
+                samples.append(_sample_block(c, cs, *got))
+        return result()
     codes = np.array([kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols],
                      np.int64)
     th = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
@@ -206,7 +325,11 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
             out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
             kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
             for c in range(k):  # chunk order: sums are exact and thread-independent
-                _add_rows(v, out[c, : sizes[c]], sums)
+                pay, units = _add_rows(v, out[c, : sizes[c]], sums)
+                if keep and sizes[c]:
+                    j = min(keep, int(sizes[c]))
+                    samples.append(_sample_block(first + c, cs, out[c, :j], pay[:j],
+                                                 units[:j]))
     finally:
         numba.set_num_threads(old)
-    return summarize(v.key, sums, v.win.threshold)
+    return result()

@@ -4,13 +4,14 @@ tests: deal ``i`` of a seed is the same deck ``deal``/``simulate_deals`` use."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from ..chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
 from ..reference import best, shuffled_deck
-from ..variants import Variant, load_variant
 from ..settle import HandResult, Settlement, settle
+from ..variants import Variant, load_variant
 from .engine import Game, Outcome
-from .policies import POLICIES
+from .policies import as_policy
 
 
 def hand_result(game: Game, out: Outcome) -> HandResult:
@@ -29,19 +30,23 @@ def hand_result(game: Game, out: Outcome) -> HandResult:
 
 
 def play_seeded(variant: str | os.PathLike | Variant, seed: int, deal: int = 0,
-                policy: str = "greedy") -> tuple[Game, Outcome]:
+                policy: str | Sequence[object] = "greedy") -> tuple[Game, Outcome]:
     """Play deal ``deal`` of ``seed`` (chunk size 65536, as ``simulate_deals``) with ``policy``
-    ("greedy" or "random") at every seat; returns the game (its ``log``) and the outcome.
+    ("greedy" or "random") at every seat, or one policy per seat (names or user policy objects,
+    ``policies.as_policy``; seat 0 deals); returns the game (its ``log``) and the outcome.
     Raises ValueError for a bad seed, deal index or policy; VariantError for the variant."""
     v = load_variant(variant)
     seed = check_seed(seed)
     deal = check_count(deal, "deal")
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    seats = v.layout.players
+    pols = [policy] * seats if isinstance(policy, str) else list(policy)
+    if len(pols) != seats:
+        raise ValueError(f"{v.key} has {seats} seats: give one policy or {seats}, got "
+                         f"{len(pols)}")
+    players = [as_policy(x) for x in pols]
     key = int(chunk_keys(seed, deal // DEFAULT_CHUNK, 1)[0])
     j = deal % DEFAULT_CHUNK
-    game = Game(v, shuffled_deck(key, j), [POLICIES[policy]() for _ in range(v.layout.players)],
-                key, j)
+    game = Game(v, shuffled_deck(key, j), players, key, j)
     out = game.play()
     money: Settlement = settle(v, hand_result(game, out))
     if out.winner >= 0:

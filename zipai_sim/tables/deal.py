@@ -1,0 +1,129 @@
+"""Deal-time tables: 天胡 and 地胡 rates by variant and threshold, and how an estimate converges
+(RULES.md §6, §9), from ``simulate_deals``."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from ..simulate import SUMMARY_SCHEMA, simulate_deals
+from ..variants import Variant, load_variant
+
+VariantLike = str | os.PathLike | Variant
+
+#: the metrics ``deal_table`` keeps by default (``simulate_deals`` summary names)
+DEAL_METRICS = ("tianhu", "tianhu_complete", "tianhu_santi", "tianhu_wukan", "dihu")
+
+DEAL_SCHEMA = {"variant": pl.String, "rules_hash": pl.String, "threshold": pl.Int64,
+               "seed": pl.Int64, **SUMMARY_SCHEMA}
+
+
+def _variants(variants: VariantLike | Sequence[VariantLike]) -> list[Variant]:
+    if isinstance(variants, (str, os.PathLike, Variant)):
+        variants = [variants]
+    out = [load_variant(v) for v in variants]
+    if not out:
+        raise ValueError("give at least one variant")
+    return out
+
+
+def _runs(variants: list[Variant], thresholds: Sequence[int] | str | None) -> list[Variant]:
+    """Each variant at each threshold: its own (None), its customary list ("customary", e.g.
+    大字牌 15/20/25/30 油), or the given ones (``Variant.with_threshold``)."""
+    if thresholds is None:
+        return variants
+    if isinstance(thresholds, str):
+        if thresholds != "customary":
+            raise ValueError(f"thresholds must be a list of integers, None or 'customary', "
+                             f"got {thresholds!r}")
+        return [v.with_threshold(t) for v in variants for t in v.win.thresholds]
+    ts = list(thresholds)
+    if not ts:
+        raise ValueError("thresholds is empty")
+    return [v.with_threshold(t) for v in variants for t in ts]
+
+
+def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000, seed: int = 0,
+               thresholds: Sequence[int] | str | None = None,
+               metrics: Sequence[str] | None = DEAL_METRICS, chunk_size: int | None = None,
+               threads: int | None = None, progress: bool = False) -> pl.DataFrame:
+    """天胡 and 地胡 rates (RULES.md §6, §9) of ``n`` deals per variant and threshold.
+
+    ``thresholds``: None (each variant's own), a list of 起胡 values applied to every variant
+    (``Variant.with_threshold``; in 胡息, 油 for 大字牌, 胡 for 六胡倒), or ``"customary"`` (each
+    variant's ``[win].thresholds``: 15/20/25/30 油 for guangxi-dazipai). Every run deals the
+    same decks (same ``seed``), so thresholds differ by the rule alone (common random numbers).
+
+    Returns one row per variant, threshold and metric: ``variant`` (String), ``rules_hash``,
+    ``threshold`` (Int64), ``seed``, ``metric`` (``DEAL_METRICS`` by default: ``tianhu`` =
+    ``tianhu_complete`` + ``tianhu_santi`` + ``tianhu_wukan``, and ``dihu``, the §9 亮张
+    definition; ``metrics=None`` keeps every ``simulate_deals`` summary row, 翻信 included),
+    ``count`` and ``n`` (Int64), ``rate`` with its Wilson 95% ``ci_low``/``ci_high``
+    (Float64), ``mean``/``se`` (only for ``fanxing_mean``).
+
+    >>> t = deal_table("guangxi-dazipai", n=2000, seed=1, thresholds=[15, 30])
+    >>> t.filter(metric="tianhu").select("threshold", "count", "n").rows()
+    [(15, 2, 2000), (30, 0, 2000)]
+
+    Raises ValueError (bad ``n``, seed, thresholds, unknown metric) and VariantError.
+    """
+    runs = _runs(_variants(variants), thresholds)
+    frames = []
+    for v in runs:
+        r = simulate_deals(v, n, seed, threads=threads, chunk_size=chunk_size,
+                           progress=progress)
+        s = r.summary
+        if metrics is not None:
+            unknown = sorted(set(metrics) - set(s["metric"].to_list()))
+            if unknown:
+                raise ValueError(f"unknown metric(s) {unknown}; simulate_deals reports "
+                                 f"{s['metric'].to_list()[:14]} …")
+            s = s.filter(pl.col("metric").is_in(list(metrics)))
+        frames.append(s.select(pl.lit(v.key).alias("variant"),
+                               pl.lit(v.rules_hash).alias("rules_hash"),
+                               pl.lit(v.win.threshold, pl.Int64).alias("threshold"),
+                               pl.lit(r.seed, pl.Int64).alias("seed"), pl.all()))
+    return pl.concat(frames).cast(DEAL_SCHEMA)  # type: ignore[arg-type]
+
+
+def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_000_000,
+                      seed: int = 0, points: int = 12, start: int = 1000,
+                      chunk_size: int | None = None,
+                      threads: int | None = None) -> pl.DataFrame:
+    """How an estimate settles as deals accumulate: ``metric`` (a ``simulate_deals`` rate, e.g.
+    ``tianhu``, ``dihu``) after the first ``n_k`` deals, ``points`` values of ``n_k`` spaced
+    evenly in log from ``start`` to ``n``.
+
+    A run of ``n_k`` deals is the first ``n_k`` deals of the run of ``n`` (same seed and chunk
+    size; ``zipai_sim.chunks``), so the rows are one growing sample. Returns ``variant,
+    threshold, seed, metric, n, count, rate, ci_low, ci_high`` (Wilson 95%) and ``width``
+    (``ci_high - ci_low``, which shrinks about as 1/√n).
+
+    Raises ValueError for a metric that is not a rate, ``points < 1`` or ``start < 1``.
+    """
+    v = load_variant(variant)
+    if points < 1 or start < 1:
+        raise ValueError(f"points and start must be ≥ 1, got {points}, {start}")
+    start = min(start, n) if n else 0
+    ns = sorted({round(float(x)) for x in np.geomspace(max(start, 1), max(n, 1), points)}) \
+        if n else [0]
+    rows = []
+    for m in ns:
+        s = simulate_deals(v, m, seed, threads=threads, chunk_size=chunk_size,
+                           progress=False).summary.filter(metric=metric)
+        if s.height == 0 or s["rate"][0] is None and m:
+            raise ValueError(f"metric {metric!r} is not a rate of simulate_deals")
+        r = s.row(0, named=True)
+        rows.append({"variant": v.key, "threshold": v.win.threshold, "seed": seed,
+                     "metric": metric, "n": m, "count": r["count"], "rate": r["rate"],
+                     "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                     "width": (r["ci_high"] - r["ci_low"]) if m else math.nan})
+    return pl.DataFrame(rows, schema={"variant": pl.String, "threshold": pl.Int64,
+                                      "seed": pl.Int64, "metric": pl.String, "n": pl.Int64,
+                                      "count": pl.Int64, "rate": pl.Float64,
+                                      "ci_low": pl.Float64, "ci_high": pl.Float64,
+                                      "width": pl.Float64})
