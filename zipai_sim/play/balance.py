@@ -130,13 +130,13 @@ def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sum
             np.int64), np.array([u for _, _, u in kept], np.int64))
 
 
-def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np.ndarray]:
-    """Settle kernel outcome rows (``kernels.play`` O_* columns) and add them to ``sums``;
-    returns ``(payments int64[n, seats (+ sitter)], units int64[n, 2])``."""
+def settle_outcomes(v: Variant, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Settle kernel outcome rows ``int64[n, N_OUT]`` (``kernels.play`` O_* columns, the dealer
+    at seat 0) with ``settle_rows`` (RULES.md §7); returns ``(payments int64[n, seats (+
+    sitter)], units int64[n, 2])`` (units: the winner's amount and its 翻信 part)."""
     from ..kernels import play as kp
 
-    n = len(rows)
-    if n == 0:
+    if len(rows) == 0:
         return np.zeros((0, 0), np.int64), np.zeros((0, 2), np.int64)
     win = rows[:, kp.O_WINNER]
     keys = np.stack([win, rows[:, kp.O_HOW], rows[:, kp.O_PAYER], rows[:, kp.O_HUXI],
@@ -146,7 +146,18 @@ def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np
     keys[win < 0] = 0
     keys[win < 0, 0] = -1
     keys[win < 0, 2] = -1
-    pay_all, units = settle_rows(v, keys)
+    return settle_rows(v, keys)
+
+
+def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np.ndarray]:
+    """Settle kernel outcome rows and add them to ``sums``; returns ``settle_outcomes``."""
+    from ..kernels import play as kp
+
+    n = len(rows)
+    if n == 0:
+        return np.zeros((0, 0), np.int64), np.zeros((0, 2), np.int64)
+    win = rows[:, kp.O_WINNER]
+    pay_all, units = settle_outcomes(v, rows)
     pay = pay_all[:, : sums.seats].astype(np.float64)
     sums.n += n
     sums.score += pay.sum(axis=0)

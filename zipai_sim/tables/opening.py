@@ -3,7 +3,7 @@ seat and by what the seat was dealt (RULES.md §3, §4, §6, §7, §9).
 
 ``opening_records`` plays ``n`` hands with the numba play kernel (``kernels.play.play_chunks``,
 the decks ``simulate_hands`` plays for the same seed and chunk size), settles them
-(``settle.settle_rows``) and computes each seat's opening features from the same decks
+(``play.balance.settle_outcomes``) and computes each seat's opening features from the same decks
 (``kernels.features``). ``opening_table`` and ``tenpai_table`` group those records.
 """
 
@@ -19,14 +19,13 @@ import polars as pl
 
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from ..kernels import features as kf
-from ..settle import settle_rows
+from ..play.balance import DEFAULT_HAND_CHUNK, settle_outcomes
 from ..stats import mean_se
 from ..variants import Variant, load_variant
 from ._util import with_wilson
 
 VariantLike = str | os.PathLike | Variant
 
-DEFAULT_HAND_CHUNK = 1 << 12  # as play.balance: the same decks for the same seed
 POLICY_NAMES = ("random", "greedy")  # kernels.play POL_RANDOM = 0, POL_GREEDY = 1
 HOW = ("", "zimo", "fangpao", "drawn")  # kernels.play HOW_*
 
@@ -52,20 +51,8 @@ def _policy_codes(policies: str | Sequence[str], seats: int) -> np.ndarray:
 
 
 def _settle(v: Variant, rows: np.ndarray) -> np.ndarray:
-    """Payments ``int64[n, seats]`` of kernel outcome rows (``kernels.play`` O_* columns), the
-    dealer at seat 0; the same keys ``play.balance`` settles."""
-    from ..kernels import play as kp
-
-    win = rows[:, kp.O_WINNER]
-    keys = np.stack([win, rows[:, kp.O_HOW], rows[:, kp.O_PAYER], rows[:, kp.O_HUXI],
-                     rows[:, kp.O_RED], rows[:, kp.O_BIG], rows[:, kp.O_TOTAL] - rows[:, kp.O_BIG],
-                     rows[:, kp.O_ALL_PUNGS], rows[:, kp.O_TIANHU], rows[:, kp.O_DIHU],
-                     rows[:, kp.O_HAIDI], rows[:, kp.O_FANXING]], axis=1)
-    keys[win < 0] = 0
-    keys[win < 0, 0] = -1
-    keys[win < 0, 2] = -1
-    pay, _ = settle_rows(v, keys)
-    return pay[:, : v.layout.players]
+    """Payments ``int64[n, seats]`` of kernel outcome rows, the dealer at seat 0."""
+    return settle_outcomes(v, rows)[0][:, : v.layout.players]
 
 
 def opening_records(variant: VariantLike, n: int, seed: int = 0,
