@@ -41,12 +41,12 @@ SIM_TARGET_2T = 5e6  # issue: ≥ 5 M deals/s with 2 threads
 SIZES = {  # items per timed call
     "default": dict(floor=8_000_000, deal=2_000_000, evals=2_000_000, pool=3_000_000,
                     waits=100_000, sim=4_000_000, variant_sim=4_000_000, ref_random=2000,
-                    ref_complete=500, ref_waits=200, ref_sim=2000, play_greedy=40_000,
-                    play_random=200_000, ref_play=40),
+                    ref_complete=500, ref_waits=200, ref_sim=2000, play_greedy=20_000,
+                    play_random=100_000, ref_play=40, mem_hands=20_000),
     "quick": dict(floor=2_000_000, deal=500_000, evals=500_000, pool=1_000_000,
                   waits=20_000, sim=500_000, variant_sim=500_000, ref_random=300,
                   ref_complete=100, ref_waits=30, ref_sim=300, play_greedy=4_000,
-                  play_random=20_000, ref_play=10),
+                  play_random=20_000, ref_play=10, mem_hands=2_000),
 }
 
 
@@ -93,18 +93,20 @@ class Bench:
     def __init__(self) -> None:
         self.rows: list[dict] = []
         self.rates: dict[tuple[str, int], float] = {}
+        self.memory: list[dict] = []
 
     def time(self, item: str, n: int, fn, threads: int = 1, floor: bool = False,
              ref_item: str | None = None, target: float | None = None,
-             target_text: str = "") -> float:
+             target_text: str = "", base_item: str | None = None) -> float:
         """Time ``fn`` (``n`` items per call), print a line, and keep the row; returns the rate.
         ``floor``: report the ratio to the shuffle floor at the same thread count;
-        ``ref_item``: the reference row (1 thread) to compare with."""
+        ``ref_item``: the reference row (1 thread) to compare with; ``base_item``: a row of this
+        run at the same thread count to report the ratio to (the deal kernel for whole hands)."""
         s, others = best_seconds(fn, threads)
         rate = n / s
         self.rates[(item, threads)] = rate
         self.rows.append(dict(item=item, threads=threads, n=n, seconds=s, rate=rate,
-                              floor=floor, ref_item=ref_item, target=target,
+                              floor=floor, ref_item=ref_item, target=target, base_item=base_item,
                               target_text=target_text, others=others))
         note = f"  [others used {others:.1f} cores]" if others else ""
         print(f"  {item:<48} {threads}t  {rate:>14,.0f} /s  ({s:.3f} s){note}", flush=True)
@@ -116,11 +118,13 @@ class Bench:
         for r in self.rows:
             f = self.rates.get(("shuffle floor", r["threads"])) if r["floor"] else None
             rr = self.rates.get((r["ref_item"], 1)) if r["ref_item"] else None
+            bb = self.rates.get((r["base_item"], r["threads"])) if r["base_item"] else None
             t = r["target"]
             out.append(dict(item=r["item"], threads=r["threads"], n=r["n"],
                             seconds=round(r["seconds"], 6), rate=round(r["rate"], 1),
                             ratio_to_floor=None if f is None else round(r["rate"] / f, 4),
                             ratio_to_reference=None if rr is None else round(r["rate"] / rr, 1),
+                            ratio_to_deal_kernel=None if bb is None else round(r["rate"] / bb, 5),
                             target=r["target_text"] or None,
                             met=None if t is None else bool(r["rate"] >= t),
                             other_processes_cores=round(r["others"], 2)))
@@ -221,39 +225,68 @@ PLAY_TARGET_2T = 100_000  # issue 3: greedy hands/s on 2 cores (3-player variant
 
 
 def bench_play(b: Bench, sz: dict, P: tuple) -> None:
-    """Item 8: whole hands (issue 3): the play kernel per policy, 1–2 threads, and the reference.
+    """Item 8: whole hands (issue 3): the play kernel per variant and policy, 1–2 threads.
 
-    Rows time ``play_chunks`` (deal, play, outcome rows; no settlement) on guangxi-81."""
+    Rows time ``play_chunks`` (deal, play, outcome rows; no settlement); the ratio column
+    compares them with the deal kernel's rate at the same thread count (same run). The
+    reference engine rows are guangxi-81 only."""
     from zipai_sim.chunks import chunk_sizes
     from zipai_sim.kernels import play as kp
     from zipai_sim.play.engine import Game
     from zipai_sim.play.policies import POLICIES
 
-    v = zs.load_variant(VARIANT)
     cs = 1 << 12
-    for policy, code in (("greedy", kp.POL_GREEDY), ("random", kp.POL_RANDOM)):
-        n = sz[f"play_{policy}"]
-        m = -(-n // cs)
-        keys, sizes = chunk_keys(SEED, 0, m), chunk_sizes(n, cs, 0, m)
-        out = np.zeros((m, cs, kp.N_OUT), np.int64)
-        codes = np.full(3, code, np.int64)
+    for key in zs.list_variants():
+        v = zs.load_variant(key)
+        seats = v.layout.players
+        for policy, code in (("greedy", kp.POL_GREEDY), ("random", kp.POL_RANDOM)):
+            n = sz[f"play_{policy}"]
+            m = -(-n // cs)
+            keys, sizes = chunk_keys(SEED, 0, m), chunk_sizes(n, cs, 0, m)
+            out = np.zeros((m, cs, kp.N_OUT), np.int64)
+            codes = np.full(seats, code, np.int64)
 
-        def run() -> None:
-            kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+            def run(v=v, keys=keys, sizes=sizes, codes=codes, out=out) -> None:
+                kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
 
-        for t in THREADS:
-            target = PLAY_TARGET_2T if (t == 2 and policy == "greedy") else None
-            b.time(f"play_chunks {policy} ({VARIANT})", n, run, t, floor=True,
-                   ref_item=f"reference engine {policy}", target=target,
-                   target_text="≥ 100,000 hands/s on 2 threads" if target else "")
-        key = int(keys[0])
-
+            run()  # compile / load this variant's specialisation, untimed
+            for t in THREADS:
+                target = PLAY_TARGET_2T if (t == 2 and policy == "greedy" and seats == 3) else None
+                b.time(f"play_chunks {policy} ({key})", n, run, t, floor=True,
+                       base_item="deal kernel only (outputs preallocated)",
+                       ref_item=f"reference engine {policy}" if key == VARIANT else None,
+                       target=target,
+                       target_text="≥ 100,000 hands/s on 2 threads" if target else "")
+    v = zs.load_variant(VARIANT)
+    key = int(chunk_keys(SEED, 0, 1)[0])
+    for policy in ("greedy", "random"):
         def ref_run(policy: str = policy) -> None:
             for j in range(sz["ref_play"]):
                 Game(v, ref.shuffled_deck(key, j), [POLICIES[policy]() for _ in range(3)],
                      key, j).play()
 
         b.time(f"reference engine {policy}", sz["ref_play"], ref_run)
+
+
+MEMORY_SCRIPT = """
+import resource, zipai_sim as zs
+zs.simulate_hands("{v}", {n}, 1, threads=2)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def bench_memory(b: Bench, sz: dict, P: tuple) -> None:
+    """Item 9: peak memory of ``simulate_hands`` (greedy, guangxi-81) at n and 10 n hands."""
+    import sys
+
+    for n in (sz["mem_hands"], 10 * sz["mem_hands"]):
+        t0 = time.perf_counter()
+        r = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT.format(v=VARIANT, n=n)],
+                           capture_output=True, text=True, check=True)
+        kib = int(r.stdout.strip().splitlines()[-1])
+        b.memory.append(dict(item=f"simulate_hands({VARIANT}) peak RSS", n=n,
+                             seconds=round(time.perf_counter() - t0, 2), max_rss_mib=kib / 1024))
+        print(f"  simulate_hands n={n:,}: peak RSS {kib / 1024:,.0f} MiB", flush=True)
 
 
 def machine() -> dict:
@@ -274,13 +307,14 @@ def machine() -> dict:
 def fmt_table(rows: list[dict]) -> str:
     """The rows as a markdown table (also readable as plain text)."""
     head = ["item", "threads", "n", "seconds", "rate (/s)", "ratio to floor",
-            "ratio to reference", "target", "met"]
+            "ratio to deal kernel", "ratio to reference", "target", "met"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         mark = " †" if r["other_processes_cores"] else ""
         cells = [r["item"] + mark, str(r["threads"]), f"{r['n']:,}", f"{r['seconds']:.3f}",
                  f"{r['rate']:,.0f}",
                  "" if r["ratio_to_floor"] is None else f"{r['ratio_to_floor']:.3f}",
+                 "" if r["ratio_to_deal_kernel"] is None else f"{r['ratio_to_deal_kernel']:.4f}",
                  "" if r["ratio_to_reference"] is None else f"{r['ratio_to_reference']:,.0f}×",
                  r["target"] or "", "" if r["met"] is None else ("yes" if r["met"] else "no")]
         lines.append("| " + " | ".join(cells) + " |")
@@ -298,7 +332,9 @@ def write_results(info: dict, command: str, rows: list[dict], table: str) -> Non
           f"- command: `{command}`",
           f"- total wall time: {info['total_seconds']:.0f} s\n",
           ("Best of 3 `time.perf_counter` repeats after `zipai_sim.warmup()`. Ratio to floor: "
-          "rate / bare-shuffle rate at the same thread count. Ratio to reference: rate / the "
+          "rate / bare-shuffle rate at the same thread count. Ratio to deal kernel (whole hands): "
+          "rate / the deal kernel's deals per second at the same thread count. Ratio to "
+          "reference: rate / the "
           "single-threaded pure-Python `zipai_sim.reference` rate for the same work. "
           "Random and complete hands are 21-card dealer hands; waits rows count 20-card hands "
           "(each a full 20-kind × 2 table). † other processes used CPU during the best repeat "
@@ -324,13 +360,19 @@ def main() -> None:
     zs.warmup()
     P = zs.load_variant(VARIANT).params
     b = Bench()
-    for part in (bench_deal, bench_evaluate, bench_waits, bench_simulate, bench_play):
+    for part in (bench_deal, bench_evaluate, bench_waits, bench_simulate, bench_play,
+                 bench_memory):
         print(part.__doc__.splitlines()[0], flush=True)
         part(b, sz, P)
     info["total_seconds"] = time.perf_counter() - t0
     info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     rows = b.finish()
     table = fmt_table(rows)
+    if b.memory:
+        table += "\n\n| memory item | n | seconds | peak RSS (MiB) |\n|---|---|---|---|\n" + "\n".join(
+            f"| {m['item']} | {m['n']:,} | {m['seconds']:.1f} | {m['max_rss_mib']:,.0f} |"
+            for m in b.memory)
+        info["memory"] = b.memory
     print("\n" + table)
     write_results(info, command, rows, table)
     print(f"\nwrote {HERE / 'RESULTS.md'} and {HERE / 'results.json'}")

@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 from .cards import CardError, format_hand, parse_hand
 from .dealing import Deal, deal
 from .evaluate import Explanation, evaluate_opening, explain, waits
+from .play.balance import simulate_hands
 from .play.match import MatchResult, play_match, simulate_matches
 from .play.observation import Observation
 from .simulate import SimResult, score_decks, simulate_deals
@@ -34,8 +35,6 @@ def warmup() -> None:
     from .kernels import deal as _kd
 
     _kd.shuffle_floor(chunk_keys(0, 0, 1), _np.ones(1, _np.int64))
-    from .play.balance import simulate_hands
-
     simulate_hands("guangxi-81", 1, 0, "greedy")
     from .tables import opening_records
 
@@ -64,6 +63,7 @@ __all__ = [
     "play_match",
     "score_decks",
     "simulate_deals",
+    "simulate_hands",
     "simulate_matches",
     "waits",
     "warmup",
