@@ -1,9 +1,12 @@
-"""Print the README's headline table from `zipai-sim simulate` Parquet results.
+"""Print the README's headline tables from Parquet results.
 
-    uv run python benchmarks/headline.py results/*.parquet
+    uv run python benchmarks/headline.py results/*.parquet             # `zipai-sim simulate`
+    uv run python benchmarks/headline.py --balance results/balance-*.parquet  # `zipai-sim balance`
 
-Rates are per 10,000 deals with their Wilson 95% interval; 翻信 is a mean ± its standard error.
-The seed, deal count and rules hash come from each file's metadata.
+Deal rates are per 10,000 deals with their Wilson 95% interval; 翻信 is a mean ± its standard
+error. Balance rates are percentages of hands with their Wilson 95% interval, the dealer edge is
+seat 0's mean settled score per hand (variant's unit) ± SE. Seeds and counts come from each
+file's metadata.
 """
 
 from __future__ import annotations
@@ -39,5 +42,45 @@ def main(paths: list[str]) -> None:
         print("| " + " | ".join(cells) + " |")
 
 
+def pct(row: dict) -> str:
+    """A rate in percent with its interval."""
+    return f"{row['rate'] * 100:.2f} [{row['ci_low'] * 100:.2f}, {row['ci_high'] * 100:.2f}]"
+
+
+def balance(paths: list[str]) -> None:
+    """One row per variant of `zipai-sim balance` results."""
+    head = ["variant", "hands", "荒庄 %", "dealer win %", "seat 1 win %", "seat 2 win %",
+            "seat 3 win %", "dealer edge (units/hand)", "自摸 % of wins", "天胡 / 地胡 / 海底 per 10k",
+            "翻信 per win", "翻信 share of win units", "draws/hand"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for path in paths:
+        meta = read_metadata(path)
+        d = pl.read_parquet(path)
+        for v in d["variant"].unique(maintain_order=True):
+            rows = d.filter(pl.col("variant") == v).iter_rows(named=True)
+            by = {(r["metric"], r["seat"]): r for r in rows}
+            wins = [by[m] for m in sorted(by) if m[0] == "win"]
+            zimo = sum(r["count"] for (m, _), r in by.items() if m == "zimo")
+            nwin = sum(r["count"] for r in wins)
+            seat_cells = [pct(r) for r in wins] + [""] * (4 - len(wins))
+            edge = by[("score", 0)]
+            fx = by.get(("fanxing_per_win", None))
+            share = by.get(("fanxing_share_of_win_units", None))
+            per10k = " / ".join(f"{by[(m, None)]['rate'] * 1e4:.1f}"
+                                for m in ("tianhu", "dihu", "haidi"))
+            cells = [f"`{v}`", f"{int(meta['hands']):,}", pct(by[("huangzhuang", None)])]
+            cells += seat_cells
+            cells += [f"{edge['mean']:+.3f} ± {edge['se']:.3f}",
+                      f"{100 * zimo / nwin:.1f}" if nwin else "", per10k,
+                      f"{fx['mean']:.3f} ± {fx['se']:.3f}" if share and share["rate"] else "off",
+                      f"{share['rate']:.3f}" if share and share["rate"] else "off",
+                      f"{by[('draws_per_hand', None)]['mean']:.2f}"]
+            print("| " + " | ".join(cells) + " |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] == ["--balance"]:
+        balance(sys.argv[2:])
+    else:
+        main(sys.argv[1:])
