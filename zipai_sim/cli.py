@@ -14,6 +14,21 @@ class _Fail(Exception):
     """An expected failure: bad input or an unwritable path."""
 
 
+def _value(r: dict) -> str:
+    """A summary row's value: a rate with its Wilson interval (4 significant digits), or a mean
+    ± its SE with the SE to 2 significant digits (and the SD when the row has one)."""
+    if r.get("rate") is not None and r.get("ci_low") is not None:
+        return f"{r['rate']:.4g} [{r['ci_low']:.4g}, {r['ci_high']:.4g}]"
+    if r.get("mean") is not None:
+        se = r.get("se")
+        if se is None or not math.isfinite(se):
+            return f"{r['mean']:.4g}"
+        d = max(0, 1 - math.floor(math.log10(se))) if se > 0 else 3
+        sd = f" (sd {r['sd']:.3g})" if r.get("sd") is not None else ""
+        return f"{r['mean']:.{d}f} ± {se:.{d}f}{sd}"
+    return _fmt_rate(r.get("rate"))
+
+
 def _fmt_rate(x: float | None) -> str:
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6g}"
 
@@ -153,14 +168,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
                           rows=a.rows) for v in runs]
     frames = [g[0] for g in got] if a.rows else got
     df = pl.concat(frames)
-    shown = df.with_columns(
-        pl.when(pl.col("rate").is_not_null() & pl.col("ci_low").is_not_null())
-        .then(pl.format("{} [{}, {}]", pl.col("rate").round(4), pl.col("ci_low").round(4),
-                        pl.col("ci_high").round(4)))
-        .when(pl.col("mean").is_not_null())
-        .then(pl.format("{} ± {} (sd {})", pl.col("mean").round(3), pl.col("se").round(3),
-                        pl.col("sd").round(2)))
-        .otherwise(pl.col("rate").round(4).cast(pl.String)).alias("value"))
+    shown = df.with_columns(pl.Series("value", [_value(r) for r in df.iter_rows(named=True)]))
     _print_table(shown.select("variant", "threshold", "metric", "seat", "count", "n", "value"))
     from .play.balance import DEFAULT_HAND_CHUNK
 
@@ -196,11 +204,7 @@ def cmd_match(a: argparse.Namespace) -> int:
           + (f" ({r.hands} hands)" if r.goal == "hands" else f" ({r.target} 胡)" if r.goal ==
              "hu100" else "") + f", seed {r.seed}, policies {', '.join(r.policies)}")
     shown = r.summary.with_columns(
-        pl.when(pl.col("ci_low").is_not_null())
-        .then(pl.format("{} [{}, {}]", pl.col("rate").round(4), pl.col("ci_low").round(4),
-                        pl.col("ci_high").round(4)))
-        .otherwise(pl.format("{} ± {}", pl.col("mean").round(3), pl.col("se").round(3)))
-        .alias("value"))
+        pl.Series("value", [_value(x) for x in r.summary.iter_rows(named=True)]))
     _print_table(shown.select("metric", "player", "count", "n", "value"))
     if a.out is not None:
         r.to_parquet(a.out)
