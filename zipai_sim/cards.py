@@ -92,7 +92,11 @@ def is_red(k: int) -> bool:
 
 
 def card_name(k: int, ascii: bool = False) -> str:
-    """Name of slot ``k`` (0..19): Chinese (``"三"``, ``"拾"``) or ASCII (``"s3"``, ``"b10"``)."""
+    """Name of slot ``k`` (0..19): Chinese (``"三"``, ``"拾"``) or ASCII (``"s3"``, ``"b10"``).
+
+    >>> card_name(2), card_name(19), card_name(19, ascii=True)
+    ('三', '拾', 'b10')
+    """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < N_KINDS:
         raise ValueError(f"card slot must be an integer in 0..19, got {k!r}")
     k = int(k)
@@ -146,6 +150,9 @@ def parse_card(token: str) -> int:
     """Slot 0..19 of one card token: a Chinese numeral (simplified or 貳參叄陸) or
     ``s1..s10``/``b1..b10`` (case-insensitive); surrounding whitespace is ignored (RULES.md §1).
 
+    >>> parse_card("拾"), parse_card("貳"), parse_card("s3"), parse_card("B10")
+    (19, 11, 2, 19)
+
     Raises CardError naming the token when it is not exactly one card.
     """
     t = token.strip()
@@ -161,6 +168,15 @@ def parse_hand(text: str) -> np.ndarray:
 
     Chinese numerals (whitespace ignored) and ASCII tokens separated by spaces and/or commas
     may be mixed, e.g. ``"一二三 s4, b10 拾"``. Empty text gives the empty hand.
+    >>> c = parse_hand("一二三 s4, b10 拾")
+    >>> int(c.sum()), int(c[3]), int(c[19])       # 6 cards: 四 is slot 3, two 拾 in slot 19
+    (6, 1, 2)
+    >>> try:
+    ...     parse_hand("一一一一一")
+    ... except CardError as e:                      # the fifth 一, at position 4
+    ...     print(e.token, e.position)
+    一 4
+
     Raises CardError for an unknown token (with its position) or more than 4 copies of a card.
     """
     counts = [0] * N_KINDS  # Python ints: a long string must not wrap int8 before we check
@@ -189,6 +205,10 @@ def format_hand(counts: np.ndarray, ascii: bool = False, sep: str | None = None)
     space-separated tokens (``"s1 s2 s3 s10 s10 b10"``). ``sep`` overrides the separator.
     The output parses back to ``counts`` with parse_hand for the default seps and for any
     sep made of whitespace and commas.
+
+    >>> c = parse_hand("拾 十十 二 贰")
+    >>> format_hand(c), format_hand(c, ascii=True)
+    ('二十十贰拾', 's2 s10 s10 b2 b10')
     """
     c = validate_counts(counts)
     if c.ndim != 1:
@@ -207,6 +227,13 @@ def validate_counts(counts: object, *, name: str = "counts", total: int | None =
     row must hold exactly that many cards. Returns a C-contiguous ``int8`` array of the same
     shape (the input itself when it already is one). Raises CardError with a message naming
     ``name``, the offending row (2-D input) and card.
+
+    >>> int(validate_counts(parse_hand("二七十 贰柒拾"), total=6).sum())    # the six red kinds
+    6
+    >>> validate_counts(parse_hand("一二三"), name="hand", total=20)
+    Traceback (most recent call last):
+    ...
+    zipai_sim.cards.CardError: hand totals 3 cards; expected 20
     """
     try:
         a = np.asarray(counts)
@@ -241,5 +268,9 @@ def validate_counts(counts: object, *, name: str = "counts", total: int | None =
 
 
 def full_deck_counts() -> np.ndarray:
-    """The whole 80-card deck as counts ``int8[20]``: four of every card (RULES.md §1)."""
+    """The whole 80-card deck as counts ``int8[20]``: four of every card (RULES.md §1).
+
+    >>> int(full_deck_counts().sum()), format_hand(full_deck_counts())[:8]
+    (80, '一一一一二二二二')
+    """
     return np.full(N_KINDS, COPIES, dtype=np.int8)

@@ -28,7 +28,11 @@ HandLike = str | np.ndarray | list
 
 def as_counts(hand: HandLike, name: str = "hand") -> np.ndarray:
     """Hand text (字牌 or s1..b10 notation) or counts → validated ``int8[20]`` or ``int8[n, 20]``.
-    Raises CardError (a ValueError) naming the bad token or card."""
+    Raises CardError (a ValueError) naming the bad token or card.
+
+    >>> as_counts("二 s2 贰").tolist()[:3], as_counts([[0] * 19 + [4]]).shape
+    ([0, 2, 0], (1, 20))
+    """
     if isinstance(hand, str):
         return parse_hand(hand)
     return validate_counts(hand, name=name)

@@ -99,6 +99,10 @@ def win_units(variant: Variant, huxi: int, reds: int, zimo: bool) -> int:
     卡胡 10 胡 = 5 排, 1/4/7 reds +1, 10–12 reds +2, 13+ reds at least 10, 自摸 +2, 飘胡 5
     (seed 000 ⑷); 油 / 胡 = 1 per 胡 (seed 000 ⑶). A win below the threshold (an instant
     三提五坎 win at a raised threshold) counts ``unit_base``: the excess is clamped at 0.
+
+    >>> from zipai_sim.variants import load_variant
+    >>> win_units(load_variant("changsha-paohuzi"), 13, reds=4, zimo=True)   # 4 排 + 1 red + 2
+    7
     """
     s = variant.settle
     if s.piaohu_units > 0 and huxi == 0:  # 飘胡5排的底 (seed 000 ⑷)
@@ -122,6 +126,11 @@ def mingtang_of(m: Mingtang, result: HandResult, reds: int, bigs: int,
     when both are listed), 点胡 exactly 1 red, 乌胡 no red, 对子胡 ``all_pungs``, 十八大 ≥ 18
     big cards, 十八小 ≥ 18 small, 十六小 ≥ 16 small (replaced by 十八小 when both are listed and
     it holds), 海底 / 天胡 / 地胡 from the flags. Only names in ``m.values`` count.
+
+    >>> from zipai_sim.variants import load_variant
+    >>> r = HandResult(seats=3, dealer=0, winner=1, huxi=21, how="zimo")
+    >>> mingtang_of(load_variant("changde-paohuzi").mingtang, r, reds=0, bigs=12, smalls=9)
+    (('wuhu', 8),)
     """
     values = dict(m.values)
     hits = {
@@ -219,6 +228,14 @@ def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Set
     ``dealer_passes_after_huangzhuang = k > 0`` and this 荒庄 makes a multiple of k in a row,
     then the next seat deals (seed 000 ⑴ "连续3次荒庄，则由庄家的下家做庄").
 
+    >>> from zipai_sim.cards import parse_hand
+    >>> won = tuple(int(x) for x in parse_hand("拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌"))
+    >>> settle("guangxi-81", HandResult(seats=3, dealer=0, winner=1, huxi=18, cards=won,
+    ...                                 how="fangpao", payer=2)).payments   # 3 舵, pays for 2
+    (0, 6, -6)
+    >>> settle("guangxi-81", HandResult(seats=3, dealer=0, winner=-1)).payments   # 荒庄
+    (-4, 2, 2)
+
     Raises ValueError for inconsistent input (seat out of range, 放炮 without payer, payer ==
     winner, cards not 20 counts of 0..4, 翻信 where the variant has none, …) and for 荒庄 knobs
     that do not sum to 0.
@@ -248,7 +265,16 @@ def settle_counts(variant: Variant | str | os.PathLike[str], result: HandResult,
     (``kernels.play`` ``O_RED``, ``O_BIG``, ``O_TOTAL``), and they are all that settlement
     reads of the cards (red bonuses, 名堂). A 荒庄 (``winner = -1``) is settled as `settle`
     does, counts ignored. Raises ValueError as `settle` does, and for counts that are not
-    integers with 0 ≤ reds ≤ 24, 0 ≤ bigs, smalls ≤ 40 and reds ≤ bigs + smalls > 0."""
+    integers with 0 ≤ reds ≤ 24, 0 ≤ bigs, smalls ≤ 40 and reds ≤ bigs + smalls > 0.
+
+    A 常德 自摸 on 壹壹壹 捌捌捌 玖玖玖 三四五 叁肆伍 四五六 一一一 (21 胡息, no red card: 乌胡
+    8 番): 1 + ⌊(21 − 15)/3⌋ = 3 囤, + 1 for the 自摸, × 8.
+
+    >>> r = HandResult(seats=3, dealer=0, winner=1, huxi=21, how="zimo")
+    >>> s = settle_counts("changde-paohuzi", r, reds=0, bigs=12, smalls=9)
+    >>> s.units, s.mingtang, s.payments
+    (32, (('wuhu', 8),), (-32, 64, -32))
+    """
     v = load_variant(variant)
     if result.winner == -1:
         return settle(v, result)
@@ -300,7 +326,14 @@ def settle_rows(variant: Variant | str | os.PathLike[str], rows: np.ndarray,
     int64[n, seats (+1 sitter)], units: int64[n, 2])`` (win units, 翻信 units).
 
     Each distinct row is settled once by the same code as `settle` (hands repeat a lot: 胡息,
-    red count and flags take few values), so this is exact and fast for millions of hands."""
+    red count and flags take few values), so this is exact and fast for millions of hands.
+
+    >>> rows = np.array([[1, 2, 2, 18, 9, 12, 9, 0, 0, 0, 0, 0],   # seat 1: 18 胡 on 2's discard
+    ...                  [-1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0]])  # 荒庄
+    >>> pay, units = settle_rows("guangxi-81", rows)
+    >>> pay.tolist(), units.tolist()
+    ([[0, 6, -6], [-4, 2, 2]], [[3, 0], [0, 0]])
+    """
     v = load_variant(variant)
     rows = np.asarray(rows, dtype=np.int64)
     uniq, inverse = np.unique(rows, axis=0, return_inverse=True)

@@ -157,6 +157,12 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000, see
     ``dealer_two_ti``; per-seat 三提/五坎/two-提 shapes; ``fanxing_mean`` (units per 天胡/地胡);
     the 胡息 distribution of complete dealer hands (``dealer_huxi_H``).
 
+    >>> r = simulate_deals("guangxi-81", 2000, seed=1, progress=False)
+    >>> r.summary.filter(metric="tianhu").select("count", "n").row(0)   # 2 天胡 in 2,000 deals
+    (2, 2000)
+    >>> [round(x, 5) for x in r.summary.filter(metric="tianhu").select("ci_low", "ci_high").row(0)]
+    [0.00027, 0.00364]
+
     Raises ValueError for a negative ``n``, a bad seed, thread count or chunk size;
     VariantError for an unknown variant.
     """
@@ -240,6 +246,17 @@ def score_decks(decks: np.ndarray, variant: str | os.PathLike | Variant) -> pl.D
     deck: ``deal, liangzhang, tianhu ("", "complete", "santi", "wukan"), dealer_huxi, dihu_seat,
     fanxing`` (nulls where not applicable). Raises ValueError when a row is not a full deck
     (each kind exactly four times).
+
+    A stacked deck that deals the dealer 拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌 (18
+    胡息, a complete 天胡 at 15; the 21st card, 拾, is the 亮张 at position 60):
+
+    >>> from zipai_sim import parse_hand
+    >>> hand = parse_hand("拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌")
+    >>> dealer = np.repeat(np.arange(20), hand)
+    >>> rest = np.repeat(np.arange(20), 4 - np.bincount(dealer, minlength=20))
+    >>> deck = np.concatenate([dealer[:20], rest[:40], dealer[20:], rest[40:]])
+    >>> score_decks(deck, "guangxi-81").row(0)   # deal, 亮张, 天胡, 胡息, 地胡 seat, 翻信
+    (0, '拾', 'complete', 18, None, 0)
     """
     v = load_variant(variant)
     d = np.asarray(decks)

@@ -279,6 +279,12 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
     ``all_pungs`` and ``pay_seat0 …`` (+ ``pay_sitter``), which sum to 0. The sample is the same
     for any thread count and either engine; it adds ``K`` rows per chunk (the totals stay flat).
     Raises ValueError for bad counts, seeds, policy or engine names; VariantError.
+
+    >>> s = simulate_hands("guangxi-81", 400, seed=1)
+    >>> s.filter(metric="win").select("seat", "count").rows()   # hands won per seat (0 deals)
+    [(0, 74), (1, 79), (2, 66)]
+    >>> s.filter(metric="huangzhuang").select("count", "n").row(0)   # 荒庄: nobody won
+    (181, 400)
     """
     import numba
 

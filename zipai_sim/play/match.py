@@ -329,7 +329,12 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int, seed: i
     ``first_dealer``: a player, or "rotate" (match ``m`` starts with player ``m % n``).
     ``engine``: the numba kernel or the reference ``Game`` (the same hands, move for move).
     Returns a ``MatchResult``. Raises ValueError for bad counts, seeds, goals, policies,
-    engines or dealers; VariantError for the variant."""
+    engines or dealers; VariantError for the variant.
+
+    >>> m = simulate_matches("hunan-hengyang", 3, seed=1, goal="yinghuzi")  # 硬胡子 3把50胡
+    >>> m.matches.select("match", "hands", "winner").rows()
+    [(0, 3, 1), (1, 4, 2), (2, 28, 0)]
+    """
     v, seed, n, pols, scratch = _setup(variant, seed, goal, hands, target, policies, engine,
                                        first_dealer, max_hands)
     count, cache = check_count(matches, "matches"), {}
