@@ -11,11 +11,13 @@ file's metadata.
 
 from __future__ import annotations
 
+import math
 import sys
 
 import polars as pl
 
 from zipai_sim.io import read_metadata
+from zipai_sim.stats import wilson
 
 COLUMNS = [("tianhu", "天胡"), ("tianhu_complete", "天胡 complete"), ("tianhu_santi", "三提"),
            ("tianhu_wukan", "五坎"), ("dihu", "地胡 (§9)"),
@@ -47,11 +49,25 @@ def pct(row: dict) -> str:
     return f"{row['rate'] * 100:.2f} [{row['ci_low'] * 100:.2f}, {row['ci_high'] * 100:.2f}]"
 
 
+def per10k(row: dict) -> str:
+    """A rate per 10,000 with its interval."""
+    k = 1e4
+    return f"{row['rate'] * k:.3g} [{row['ci_low'] * k:.3g}, {row['ci_high'] * k:.3g}]"
+
+
+def mean_pm(row: dict, signed: bool = False) -> str:
+    """A mean ± its SE, the SE to 2 significant digits."""
+    se = row["se"]
+    d = max(0, 1 - math.floor(math.log10(se))) if se > 0 else 3
+    return f"{row['mean']:{'+' if signed else ''}.{d}f} ± {se:.{d}f}"
+
+
 def balance(paths: list[str]) -> None:
     """One row per variant of `zipai-sim balance` results."""
     head = ["variant", "hands", "荒庄 %", "dealer win %", "seat 1 win %", "seat 2 win %",
-            "seat 3 win %", "dealer edge (units/hand)", "自摸 % of wins", "天胡 / 地胡 / 海底 per 10k",
-            "翻信 per win", "翻信 share of win units", "draws/hand"]
+            "seat 3 win %", "dealer edge (units/hand)", "自摸 % of wins", "天胡 per 10k",
+            "地胡 per 10k", "海底 per 10k", "翻信 per win", "翻信 share of win units",
+            "draws/hand"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for path in paths:
@@ -60,22 +76,21 @@ def balance(paths: list[str]) -> None:
         for v in d["variant"].unique(maintain_order=True):
             rows = d.filter(pl.col("variant") == v).iter_rows(named=True)
             by = {(r["metric"], r["seat"]): r for r in rows}
-            wins = [by[m] for m in sorted(by) if m[0] == "win"]
+            wins = [by[m] for m in sorted(by, key=str) if m[0] == "win"]
             zimo = sum(r["count"] for (m, _), r in by.items() if m == "zimo")
             nwin = sum(r["count"] for r in wins)
-            seat_cells = [pct(r) for r in wins] + [""] * (4 - len(wins))
-            edge = by[("score", 0)]
-            fx = by.get(("fanxing_per_win", None))
+            lo, hi = wilson(zimo, nwin)
             share = by.get(("fanxing_share_of_win_units", None))
-            per10k = " / ".join(f"{by[(m, None)]['rate'] * 1e4:.1f}"
-                                for m in ("tianhu", "dihu", "haidi"))
+            on = bool(share and share["rate"])
             cells = [f"`{v}`", f"{int(meta['hands']):,}", pct(by[("huangzhuang", None)])]
-            cells += seat_cells
-            cells += [f"{edge['mean']:+.3f} ± {edge['se']:.3f}",
-                      f"{100 * zimo / nwin:.1f}" if nwin else "", per10k,
-                      f"{fx['mean']:.3f} ± {fx['se']:.3f}" if share and share["rate"] else "off",
-                      f"{share['rate']:.3f}" if share and share["rate"] else "off",
-                      f"{by[('draws_per_hand', None)]['mean']:.2f}"]
+            cells += [pct(r) for r in wins] + [""] * (4 - len(wins))
+            cells += [mean_pm(by[("score", 0)], signed=True),
+                      pct(dict(rate=zimo / nwin, ci_low=lo, ci_high=hi)),
+                      per10k(by[("tianhu", None)]), per10k(by[("dihu", None)]),
+                      per10k(by[("haidi", None)]),
+                      mean_pm(by[("fanxing_per_win", None)]) if on else "off",
+                      f"{share['rate']:.3f}" if on else "off",
+                      mean_pm(by[("draws_per_hand", None)])]
             print("| " + " | ".join(cells) + " |")
 
 
