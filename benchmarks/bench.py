@@ -41,8 +41,8 @@ SIM_TARGET_2T = 5e6  # issue: ≥ 5 M deals/s with 2 threads
 SIZES = {  # items per timed call
     "default": dict(floor=8_000_000, deal=2_000_000, evals=2_000_000, pool=3_000_000,
                     waits=100_000, sim=4_000_000, variant_sim=4_000_000, ref_random=2000,
-                    ref_complete=500, ref_waits=200, ref_sim=2000, play_greedy=20_000,
-                    play_random=100_000, ref_play=40, mem_hands=20_000),
+                    ref_complete=500, ref_waits=200, ref_sim=2000, play_greedy=32_768,
+                    play_random=131_072, ref_play=40, mem_hands=20_000),
     "quick": dict(floor=2_000_000, deal=500_000, evals=500_000, pool=1_000_000,
                   waits=20_000, sim=500_000, variant_sim=500_000, ref_random=300,
                   ref_complete=100, ref_waits=30, ref_sim=300, play_greedy=4_000,

@@ -73,8 +73,13 @@ def balance(paths: list[str]) -> None:
     for path in paths:
         meta = read_metadata(path)
         d = pl.read_parquet(path)
-        for v in d["variant"].unique(maintain_order=True):
-            rows = d.filter(pl.col("variant") == v).iter_rows(named=True)
+        if "threshold" not in d.columns:
+            d = d.with_columns(pl.lit(None, pl.Int64).alias("threshold"))
+        runs = d.select("variant", "threshold").unique(maintain_order=True).iter_rows()
+        sweep = d["threshold"].n_unique() > 1
+        for v, th in runs:
+            rows = d.filter((pl.col("variant") == v)
+                            & pl.col("threshold").eq_missing(th)).iter_rows(named=True)
             by = {(r["metric"], r["seat"]): r for r in rows}
             wins = [by[m] for m in sorted(by, key=str) if m[0] == "win"]
             zimo = sum(r["count"] for (m, _), r in by.items() if m == "zimo")
@@ -82,7 +87,8 @@ def balance(paths: list[str]) -> None:
             lo, hi = wilson(zimo, nwin)
             share = by.get(("fanxing_share_of_win_units", None))
             on = bool(share and share["rate"])
-            cells = [f"`{v}`", f"{int(meta['hands']):,}", pct(by[("huangzhuang", None)])]
+            name = f"`{v}` at {th}" if sweep else f"`{v}`"
+            cells = [name, f"{int(meta['hands']):,}", pct(by[("huangzhuang", None)])]
             cells += [pct(r) for r in wins] + [""] * (4 - len(wins))
             cells += [mean_pm(by[("score", 0)], signed=True),
                       pct(dict(rate=zimo / nwin, ci_low=lo, ci_high=hi)),
