@@ -58,12 +58,15 @@ def _print_table(df: pl.DataFrame) -> None:
         print(df)
 
 
-def check_out(path: Path) -> None:
-    """Refuse an output path that cannot be written, before any work is done."""
+def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
+    """Refuse an output path that cannot be written or whose suffix is not one of ``suffixes``,
+    before any work is done."""
     import os
 
     if str(path) in ("", "."):
         raise _Fail("--out needs a file name")
+    if path.suffix.lower() not in suffixes:
+        raise _Fail(f"output file must end in {' or '.join(suffixes)}, got {path.name!r}")
     if path.is_dir():
         raise _Fail(f"cannot write {path}: it is a folder")
     folder = path.resolve().parent
@@ -83,6 +86,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     if a.threshold is not None:
         v = v.with_threshold(a.threshold)
     check_count(a.deals, "--deals")
+    _at_least_one(a.deals, "--deals")
     cs = check_chunk_size(a.chunk_size, "--chunk-size")
     check_count(a.sample_rows, "--sample-rows")
     # the rules hash in the default name keeps an edited copy of a variant apart from it
@@ -117,13 +121,23 @@ def cmd_hand(a: argparse.Namespace) -> int:
                 liangzhang=a.liangzhang)
     print(e)
     if a.incoming is None:
+        from .variants import load_variant
+
+        win = load_variant(a.variant).win
+
+        def wins(hx: int | None) -> bool:
+            return hx is not None and hx >= 0 and (hx >= win.threshold
+                                                   or (win.piaohu and hx == 0))
+
         w = waits(a.text, a.variant)
         if w.height:
-            print("waits (听): " + ", ".join(
-                f"{r['card']} ({_hx(r['huxi_self'])} self / {_hx(r['huxi_other'])} other)"
-                for r in w.iter_rows(named=True)))
+            print("completing cards (听; 胡息 as own draw / as another's card; * wins at the "
+                  "threshold): " + ", ".join(
+                      f"{r['card']}{'*' if wins(r['huxi_self']) or wins(r['huxi_other']) else ''}"
+                      f" ({_hx(r['huxi_self'])} self / {_hx(r['huxi_other'])} other)"
+                      for r in w.iter_rows(named=True)))
         else:
-            print("waits (听): none")
+            print("completing cards (听): none")
     return 0
 
 
@@ -150,6 +164,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
     from .play.balance import simulate_hands
 
     check_count(a.hands, "--hands")
+    _at_least_one(a.hands, "--hands")
     check_out(a.out)
     check_count(a.rows, "--rows")
     rows_out = a.rows_out
@@ -197,6 +212,7 @@ def cmd_match(a: argparse.Namespace) -> int:
     first = a.first_dealer if a.first_dealer == "rotate" else _int_arg(a.first_dealer,
                                                                         "--first-dealer")
     pols = a.policies[0] if len(a.policies) == 1 else a.policies
+    _at_least_one(a.matches, "--matches")
     r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=a.hands,
                          target=a.target, policies=pols, engine=a.engine, first_dealer=first,
                          max_hands=a.max_hands)
@@ -210,6 +226,13 @@ def cmd_match(a: argparse.Namespace) -> int:
         r.to_parquet(a.out)
         print(f"wrote {a.out}")
     return 0
+
+
+def _at_least_one(n: int, flag: str) -> None:
+    """A run of zero deals, hands or matches is a mistake on the command line (Python accepts
+    ``n = 0`` and returns an empty summary)."""
+    if n == 0:
+        raise _Fail(f"{flag} must be ≥ 1, got 0")
 
 
 def _int_arg(x: str, name: str) -> int:
@@ -241,6 +264,7 @@ def cmd_table(a: argparse.Namespace) -> int:
     run: dict[str, object] = {}
     if a.kind == "deal":
         check_count(a.deals, "--deals")
+        _at_least_one(a.deals, "--deals")
         ths = "customary" if a.customary else a.thresholds
         df = T.deal_table(a.variants, a.deals, a.seed, thresholds=ths,
                           metrics=None if a.all_metrics else T.DEAL_METRICS,
@@ -248,6 +272,7 @@ def cmd_table(a: argparse.Namespace) -> int:
         run = {"n": a.deals, "chunk_size": a.chunk_size}
     elif a.kind in ("opening", "tenpai"):
         check_count(a.hands, "--hands")
+        _at_least_one(a.hands, "--hands")
         if a.records is not None:
             check_out(a.records)
         from .variants import load_variant
@@ -273,6 +298,7 @@ def cmd_table(a: argparse.Namespace) -> int:
                "play": a.play, "melds": ";".join(a.meld or []) or None}
     else:
         check_count(a.deals, "--deals")
+        _at_least_one(a.deals, "--deals")
         df = T.convergence_table(a.variant, a.metric, a.deals, a.seed, points=a.points,
                                  start=a.start, threads=a.threads)
         run = {"chunk_size": None}
@@ -301,7 +327,7 @@ def cmd_plot(a: argparse.Namespace) -> int:
 
     if a.out.suffix.lower() not in (".png", ".svg"):
         raise _Fail(f"--out must end in .png or .svg, got {a.out.name!r}")
-    check_out(a.out)
+    check_out(a.out, (".png", ".svg"))
     df = plots.load_result(a.from_)
     kw: dict[str, object] = {}
     if a.kind == "tianhu-threshold":

@@ -83,6 +83,9 @@ def plot_tianhu_threshold(table: pl.DataFrame, ax=None, metric: str = "tianhu",
     table lacks the columns of ``tables.deal_table`` or the metric."""
     _need(table, ("variant", "threshold", "metric", "rate", "ci_low", "ci_high"),
           "plot_tianhu_threshold")
+    if "seat" in table.columns or "width" in table.columns:  # a balance or convergence table
+        raise ValueError("plot_tianhu_threshold needs deal rates (tables.deal_table, `table deal "
+                         "--out`), not a balance or convergence table")
     rows = table.filter(pl.col("metric") == metric).sort("variant", "threshold")
     if rows.height == 0:
         raise ValueError(f"no {metric!r} rows to plot")
@@ -304,8 +307,12 @@ def plot_fanxing(data: pl.DataFrame, ax=None):
 def plot_convergence(table: pl.DataFrame, ax=None):
     """An estimate against the number of deals (log x), its Wilson 95% interval shaded: the band
     narrows about as 1/√n. One line per variant; x label "deals (n)", y label "``metric``
-    rate"; legend: the variants and "95% interval"."""
-    _need(table, ("variant", "n", "rate", "ci_low", "ci_high"), "plot_convergence")
+    rate"; legend: the variants and "95% interval". Raises ValueError for a table that is not
+    ``tables.convergence_table``'s (several metrics, or no ``width`` column)."""
+    _need(table, ("variant", "n", "rate", "ci_low", "ci_high", "width"), "plot_convergence")
+    if "seat" in table.columns or ("metric" in table.columns and table["metric"].n_unique() > 1):
+        raise ValueError("plot_convergence needs one metric's growing sample "
+                         "(tables.convergence_table, `table convergence --out`)")
     rows = table.filter(pl.col("n") > 0).sort("n")
     if rows.height == 0:
         raise ValueError("no rows with n > 0 to plot")
