@@ -17,7 +17,7 @@ import pytest
 import zipai_sim as zs
 from zipai_sim import plots
 from zipai_sim import tables as T
-from zipai_sim.cli import main
+from test_cli import run
 from zipai_sim.play.balance import simulate_hands
 
 
@@ -146,13 +146,6 @@ def test_save_figure_refuses_other_formats(deal, tmp_path):
         plots.save_figure(ax, tmp_path / "x.jpg")
 
 
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_plot_from_saved_results(deal, records, tmp_path, capsys):

@@ -20,7 +20,7 @@ from zipai_sim import reference as ref
 from zipai_sim import tables as T
 from zipai_sim.cards import CardError, parse_hand
 from zipai_sim.chunks import chunk_keys
-from zipai_sim.cli import main
+from test_cli import run
 from zipai_sim.io import read_metadata
 from zipai_sim.kernels import features as kf
 
@@ -461,13 +461,6 @@ def test_markdown_and_parquet_metadata(tmp_path):
     assert pl.read_parquet(path).equals(t)
 
 
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_table_deal_writes_parquet(tmp_path, capsys):

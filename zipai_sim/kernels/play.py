@@ -416,6 +416,20 @@ def _seat_pack(hands, s):
     return pk, nf, f4, full
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _four_from(melds, s, i, c, own, drawn):
+    """The four-card group table group ``i`` of seat ``s`` becomes with card ``c`` (§6: a 偎
+    makes 提 on an own draw and 跑 on another's card, a 碰 makes 跑 on a drawn card), or -1."""
+    if melds[s, i, MD_LEN] != 3 or melds[s, i, MD_CARDS] != c:
+        return -1
+    kd = melds[s, i, MD_KIND]
+    if kd == MELD_WEI or kd == MELD_CHOUWEI:
+        return MELD_TI if own else MELD_PAO
+    if kd == MELD_PENG and drawn:
+        return MELD_PAO
+    return -1
+
+
 @njit(cache=True, _nrt=False)
 def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     """``Game.win_huxi``: best 胡息 of seat ``s`` winning on ``c`` (-1: cannot)."""
@@ -426,14 +440,8 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     if _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
         best = eval_hand(hands[s], c, own, th, fo, P, work)
     for i in range(ints[I_NMELD + s]):
-        if melds[s, i, MD_LEN] != 3 or melds[s, i, MD_CARDS] != c:
-            continue
-        kd = melds[s, i, MD_KIND]
-        if kd == MELD_WEI or kd == MELD_CHOUWEI:
-            new = MELD_TI if own else MELD_PAO
-        elif kd == MELD_PENG and drawn:
-            new = MELD_PAO
-        else:
+        new = _four_from(melds, s, i, c, own, drawn)
+        if new < 0:
             continue
         if not _pre(pk, nf, fo + f4 + 1):
             continue
@@ -526,14 +534,8 @@ def _all_pungs(P, S, s, c, flags, hx):
             return 1
         free[c] = n
     for i in range(ints[I_NMELD + s]):
-        if melds[s, i, MD_LEN] != 3 or melds[s, i, MD_CARDS] != c:
-            continue
-        kd = melds[s, i, MD_KIND]
-        if kd == MELD_WEI or kd == MELD_CHOUWEI:
-            new = MELD_TI if own else MELD_PAO
-        elif kd == MELD_PENG and drawn:
-            new = MELD_PAO
-        else:
+        new = _four_from(melds, s, i, c, own, drawn)
+        if new < 0:
             continue
         if _pungs_only(free, fo + 1) and locked - melds[s, i, MD_HUXI] + _pts(P, new, c) == hx:
             return 1
