@@ -282,3 +282,22 @@ def test_console_script():
     assert p.returncode == 2
     assert p.stderr.startswith("zipai-sim: error:") and len(p.stderr.splitlines()) == 1
     assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["simulate", "--deals", "0"], "--deals must be ≥ 1"),
+    (["balance", "--hands", "0"], "--hands must be ≥ 1"),
+    (["match", "--matches", "0"], "--matches must be ≥ 1"),
+    (["balance", "--hands", "10", "--rows", "5000"], "K must be ≤ 4096"),
+    (["match", "--goal", "hands", "--target", "50"], "--target applies to --goal hu100 only"),
+    (["table", "deal", "--customary", "--thresholds", "10"], "not both"),
+    (["simulate", "--deals", "10", "--out", "x.csv"], "must end in .parquet"),
+])
+def test_cli_refuses_flags_that_would_be_ignored_or_empty(argv, needle, capsys, tmp_path,
+                                                          monkeypatch):
+    """Zero counts and flags that do not apply are one-line errors (exit 2), not empty or
+    silently different runs; nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(argv, capsys)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -167,6 +167,11 @@ def cmd_balance(a: argparse.Namespace) -> int:
     _at_least_one(a.hands, "--hands")
     check_out(a.out)
     check_count(a.rows, "--rows")
+    from .play.balance import DEFAULT_HAND_CHUNK
+
+    if a.rows > DEFAULT_HAND_CHUNK:
+        raise _Fail(f"--rows keeps the first K hands of every {DEFAULT_HAND_CHUNK}-hand chunk: "
+                    f"K must be ≤ {DEFAULT_HAND_CHUNK}, got {a.rows}")
     rows_out = a.rows_out
     if rows_out is not None and a.rows == 0:
         raise _Fail("--rows-out needs --rows K > 0 (hands kept per chunk)")
@@ -213,8 +218,11 @@ def cmd_match(a: argparse.Namespace) -> int:
                                                                         "--first-dealer")
     pols = a.policies[0] if len(a.policies) == 1 else a.policies
     _at_least_one(a.matches, "--matches")
+    if a.target is not None and a.goal != "hu100":
+        raise _Fail(f"--target applies to --goal hu100 only, not --goal {a.goal}")
     r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=a.hands,
-                         target=a.target, policies=pols, engine=a.engine, first_dealer=first,
+                         target=100 if a.target is None else a.target, policies=pols,
+                         engine=a.engine, first_dealer=first,
                          max_hands=a.max_hands)
     print(f"{r.variant} (rules {r.rules_hash}): {r.n:,} matches, goal {r.goal}"
           + (f" ({r.hands} hands)" if r.goal == "hands" else f" ({r.target} 胡)" if r.goal ==
@@ -265,6 +273,8 @@ def cmd_table(a: argparse.Namespace) -> int:
     if a.kind == "deal":
         check_count(a.deals, "--deals")
         _at_least_one(a.deals, "--deals")
+        if a.customary and a.thresholds:
+            raise _Fail("give --customary or --thresholds, not both")
         ths = "customary" if a.customary else a.thresholds
         df = T.deal_table(a.variants, a.deals, a.seed, thresholds=ths,
                           metrics=None if a.all_metrics else T.DEAL_METRICS,
@@ -330,10 +340,14 @@ def cmd_plot(a: argparse.Namespace) -> int:
     check_out(a.out, (".png", ".svg"))
     df = plots.load_result(a.from_)
     kw: dict[str, object] = {}
+    for flag, value, kind in (("--metric", a.metric, "tianhu-threshold"),
+                              ("--seat", a.seat, "scores")):
+        if value is not None and a.kind != kind:
+            raise _Fail(f"{flag} applies to `plot {kind}` only, not `plot {a.kind}`")
     if a.kind == "tianhu-threshold":
-        kw["metric"] = a.metric
+        kw["metric"] = a.metric or "tianhu"
     if a.kind == "scores":
-        kw["seat"] = a.seat
+        kw["seat"] = a.seat or 0
     ax = plots.PLOTS[a.kind](df, **kw)
     if a.title:
         ax.set_title(a.title)
@@ -454,9 +468,10 @@ def _add_table_plot(sub) -> None:
     po.add_argument("--from", dest="from_", type=Path, nargs="+", required=True,
                     help="saved Parquet result(s): table, balance, simulate or records files")
     po.add_argument("--out", type=Path, required=True, help="FILE.png or FILE.svg")
-    po.add_argument("--metric", default="tianhu",
-                    help="tianhu-threshold: the deal_table metric (default: tianhu)")
-    po.add_argument("--seat", type=int, default=0, help="scores: the seat (default: 0, dealer)")
+    po.add_argument("--metric", default=None,
+                    help="tianhu-threshold only: the deal_table metric (default: tianhu)")
+    po.add_argument("--seat", type=int, default=None,
+                    help="scores only: the seat (default: 0, dealer)")
     po.add_argument("--title", default=None, help="a title for the figure")
     po.set_defaults(func=cmd_plot)
 
@@ -527,8 +542,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default: %(default)s)")
     ma.add_argument("--hands", type=int, default=8,
                     help="hands per match for --goal hands (default: %(default)s)")
-    ma.add_argument("--target", type=int, default=100,
-                    help="胡 to reach for --goal hu100 (default: %(default)s)")
+    ma.add_argument("--target", type=int, default=None,
+                    help="胡 to reach for --goal hu100 (default: 100)")
     ma.add_argument("--policies", nargs="+", choices=("greedy", "random"), default=["greedy"],
                     help="one policy for every player, or one per player (default: greedy)")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
