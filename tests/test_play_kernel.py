@@ -20,7 +20,7 @@ from zipai_sim.kernels import deal as kd
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.chi import chi_options_py, chi_possible, pack_hand
 from zipai_sim.play.chi import chi_options
-from zipai_sim.play.engine import Game
+from zipai_sim.play.engine import Game, four_from
 from zipai_sim.play.policies import GreedyPolicy, RandomPolicy
 
 VARIANTS = zs.list_variants()
@@ -66,13 +66,8 @@ def expected_all_pungs(g: Game, out) -> int:
     else:
         cands.append((th, ref.decompositions(pl.hand, P, c, own, th, fo)))
         for m in pl.melds:
-            if m.cards != (c, c, c):
-                continue
-            if m.name in ("wei", "chouwei"):
-                new = "ti" if own else "pao"
-            elif m.name == "peng" and drawn:
-                new = "pao"
-            else:
+            new = four_from(m, c, own, drawn)
+            if new is None:
                 continue
             base = th - m.huxi + g.pts(new, c)
             cands.append((base, ref.decompositions(pl.hand, P, -1, True, base, fo + 1)))

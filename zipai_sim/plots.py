@@ -213,13 +213,19 @@ def plot_seat_shares(balance: pl.DataFrame, ax=None, huangzhuang: bool = True):
     return ax
 
 
-def _unit(key: str) -> str:
+def _variant(key: str):
+    """The variant a result row names, or None when it cannot be loaded (a renamed file)."""
     from .variants import load_variant
 
     try:
-        return load_variant(key).settle.unit
+        return load_variant(key)
     except (ValueError, OSError):
-        return "units"
+        return None
+
+
+def _unit(key: str) -> str:
+    v = _variant(key)
+    return v.settle.unit if v is not None else "units"
 
 
 def plot_dealer_edge(balance: pl.DataFrame, ax=None):
@@ -245,12 +251,8 @@ def plot_dealer_edge(balance: pl.DataFrame, ax=None):
 
 
 def _fanxing_enabled(key: str) -> bool:
-    from .variants import load_variant
-
-    try:
-        return bool(load_variant(key).fanxing.enabled)
-    except (ValueError, OSError):
-        return True
+    v = _variant(key)
+    return bool(v.fanxing.enabled) if v is not None else True
 
 
 def plot_fanxing(data: pl.DataFrame, ax=None):

@@ -88,6 +88,19 @@ class Outcome:
     draws: int = 0
 
 
+def four_from(meld: Meld, c: int, own: bool, drawn: bool) -> str | None:
+    """The four-card group a table group becomes with card ``c`` (RULES.md §6): a 偎/臭偎 makes
+    "ti" on an own draw and "pao" on another's card, a 碰 makes "pao" on a drawn card; None
+    when ``meld`` is not three ``c`` or cannot grow."""
+    if meld.cards != (c, c, c):
+        return None
+    if meld.name in ("wei", "chouwei"):
+        return "ti" if own else "pao"
+    if meld.name == "peng" and drawn:
+        return "pao"
+    return None
+
+
 class Game:
     """One hand of ``variant`` from a dealt ``deck`` (80 kinds in deal order, as
     ``kernels.deal`` lays them out) with one policy per seat; ``key``/``j`` seed the policies'
@@ -149,15 +162,10 @@ class Game:
         th, fo = pl.table_huxi(), pl.fours()
         best = self.eval(pl.hand, c, own, th, fo)
         for m in pl.melds:
-            if len(m.cards) != 3 or m.cards != (c, c, c):
-                continue
-            if m.name in ("wei", "chouwei"):
-                new = "ti" if own else "pao"
-            elif m.name == "peng" and drawn:
-                new = "pao"
-            else:
-                continue
-            best = max(best, self.eval(pl.hand, -1, True, th - m.huxi + self.pts(new, c), fo + 1))
+            new = four_from(m, c, own, drawn)
+            if new is not None:
+                best = max(best, self.eval(pl.hand, -1, True, th - m.huxi + self.pts(new, c),
+                                           fo + 1))
         return best
 
     def wins(self, huxi: int) -> bool:
