@@ -116,9 +116,8 @@ def test_hands_rule_and_bad_goals():
         EndRule("hands", 3, hands=0)
 
 
-def test_totals_sum_to_zero_with_a_sitter(tmp_path):
-    """With a 数信 sitter (RULES.md §7.3) the players' totals plus the sitter's sum to 0, and
-    the sitter only ever receives (one share per 翻信 match, seed 001)."""
+def sitter_variant(tmp_path):
+    """guangxi-81 with the 数信 sitter on (``[layout].sitter = true``), as a file."""
     from importlib.resources import files
 
     text = (files("zipai_sim") / "rules" / "guangxi-81.toml").read_text(encoding="utf-8")
@@ -126,11 +125,19 @@ def test_totals_sum_to_zero_with_a_sitter(tmp_path):
     path = tmp_path / "sitter.toml"
     path.write_text(text.replace('key = "guangxi-81"', 'key = "sitter-81"')
                     .replace("sitter = false", "sitter = true", 1), encoding="utf-8")
+    return path
+
+
+def test_totals_sum_to_zero_with_a_sitter(tmp_path):
+    """With a 数信 sitter (RULES.md §7.3) four players share the table and their totals sum to
+    0; in each hand the sitter only ever receives (one share per 翻信 match, seed 001)."""
+    path = sitter_variant(tmp_path)
     m = simulate_matches(path, 6, 2, goal="hu100", policies="random").matches
-    assert (m["total_p0"] + m["total_p1"] + m["total_p2"] + m["total_sitter"] == 0).all()
-    assert (m["total_sitter"] >= 0).all()
+    assert (m["total_p0"] + m["total_p1"] + m["total_p2"] + m["total_p3"] == 0).all()
     hands = play_match(path, 2, 0, goal="hu100", policies="random")
-    assert (hands["pay_p0"] + hands["pay_p1"] + hands["pay_p2"] + hands["pay_sitter"] == 0).all()
+    pay = hands.select([f"pay_p{i}" for i in range(4)]).to_numpy()
+    assert (pay.sum(axis=1) == 0).all()
+    assert (pay[range(hands.height), hands["sitter"].to_numpy()] >= 0).all()
 
 
 def test_matches_do_not_depend_on_how_many_are_played_and_summary_counts():

@@ -21,7 +21,10 @@ from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.chi import chi_options_py, chi_possible, pack_hand
 from zipai_sim.play.chi import chi_options
 from zipai_sim.play.engine import Game, four_from
+from zipai_sim.play.balance import row_result, settle_outcomes
 from zipai_sim.play.policies import GreedyPolicy, RandomPolicy
+from zipai_sim.play.trace import hand_result
+from zipai_sim.settle import settle, settle_counts
 
 VARIANTS = zs.list_variants()
 KEY = int(chunk_keys(2024, 0, 1)[0])
@@ -64,13 +67,16 @@ def expected_all_pungs(g: Game, out) -> int:
     if out.tianhu or out.instant:  # the win at the deal: the cards are all in hand
         cands.append((th, ref.decompositions(pl.hand, P, -1, True, th, fo)))
     else:
-        cands.append((th, ref.decompositions(pl.hand, P, c, own, th, fo)))
+        free = True  # §6: a forced 提/跑 binds the winner; only a 跑 yields to 抢招和
         for m in pl.melds:
             new = four_from(m, c, own, drawn)
             if new is None:
                 continue
+            free = new == "pao" and bool(P[params.QIANGZHAO])
             base = th - m.huxi + g.pts(new, c)
             cands.append((base, ref.decompositions(pl.hand, P, -1, True, base, fo + 1)))
+        if free:
+            cands.append((th, ref.decompositions(pl.hand, P, c, own, th, fo)))
     for base, ds in cands:
         for d in ds:
             if all(x.name in PUNG_GROUPS for x in d) and base + sum(x.huxi for x in d) == out.huxi:
@@ -101,7 +107,20 @@ def check_same_hand(v, key: int, j: int, codes: list[int], S) -> tuple[np.ndarra
     }
     got = {col: int(out[col]) for col in want}
     assert got == want, where
+    assert o.all_pungs == bool(want[kp.O_ALL_PUNGS]), where
+    # settlement for settlement: units, 名堂, 翻信, payments (RULES.md §7)
+    money = settle(v, hand_result(g, o))
+    assert settle_counts(v, *row_result(v, out)) == money, where
     return moves, out
+
+
+def check_settled_rows(v, rows: list[np.ndarray], games: list) -> None:
+    """The vectorized settlement of kernel rows equals `settle` of the reference hands."""
+    pay, units = settle_outcomes(v, np.array(rows))
+    for i, (g, o) in enumerate(games):
+        money = settle(v, hand_result(g, o))
+        assert tuple(pay[i]) == money.payments and tuple(units[i]) == (
+            money.units, money.fanxing_units)
 
 
 @pytest.fixture(scope="module")
@@ -109,29 +128,33 @@ def scratch():
     return kp.new_scratch()
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy", "mixed"])
+@pytest.mark.parametrize(("policy", "count"), [("random", 300), ("greedy", 300), ("mixed", 60)])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_kernel_plays_the_reference_hands(variant, policy, scratch):
-    """100 seeded hands per variant and seating: identical logs, moves and outcomes."""
+def test_kernel_plays_the_reference_hands(variant, policy, count, scratch):
+    """300 seeded hands per variant and shipped policy (60 mixed seatings): identical logs,
+    moves, outcomes and settlements (units, 名堂, 翻信, payments)."""
     v = zs.load_variant(variant)
     codes = seating(policy, v.layout.players)
-    for j in range(100):
-        check_same_hand(v, KEY, j, codes, scratch)
+    rows, games = [], []
+    for j in range(count):
+        _, out = check_same_hand(v, KEY, j, codes, scratch)
+        rows.append(out.copy())
+    for j in range(count):  # the reference again, for the vectorized settlement of the rows
+        g = Game(v, ref.shuffled_deck(KEY, j), policy_objects(codes), KEY, j)
+        games.append((g, g.play()))
+    check_settled_rows(v, rows, games)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_kernel_plays_the_reference_hands_1000(variant, scratch):
-    """≥ 1,000 further seeded hands per variant: 400 random, 200 greedy, 200 + 200 mixed."""
+def test_kernel_plays_the_reference_hands_20000(variant, policy, scratch):
+    """2 × 10⁴ further seeded hands per variant and policy, move for move and settlement for
+    settlement."""
     v = zs.load_variant(variant)
-    seats = v.layout.players
-    plan = [("random", 400), ("greedy", 200), ("mixed", 200), ("mixed2", 200)]
-    j = 0
-    for name, count in plan:
-        codes = seating(name, seats)
-        for _ in range(count):
-            check_same_hand(v, KEY_SLOW, j, codes, scratch)
-            j += 1
+    codes = seating(policy, v.layout.players)
+    for j in range(20_000):
+        check_same_hand(v, KEY_SLOW, j, codes, scratch)
 
 
 def rare_deals(v, key: int, n: int) -> dict[str, list[int]]:

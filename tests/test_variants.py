@@ -215,6 +215,8 @@ def test_params_indices():
     ("deal", "wukan_scope", '"liangzhang"', P.WUKAN_LIANGZHANG, 1),
     ("deal", "two_ti", '"extra_card"', P.TWO_TI_EXTRA, 1),
     ("deal", "dihu", '"liangzhang"', P.DIHU_LIANGZHANG, 1),
+    ("play", "passed_peng_chi", "true", P.PASSED_PENG_CHI, 1),
+    ("play", "only_kan_discard", "\"break_kan\"", P.ONLY_KAN_SKIP, 0),
     ("win", "piaohu", "true", P.PIAOHU, 1),
     ("win", "qiangzhao", "false", P.QIANGZHAO, 0),
     ("win", "threshold", "20", P.THRESHOLD, 20),
@@ -278,7 +280,7 @@ def test_to_dict_matches_the_toml_shape():
     v = load_variant("changde-paohuzi")
     d = v.to_dict()
     raw = tomllib.loads(shipped_text("changde-paohuzi"))
-    for sec in ("layout", "points", "win", "deal", "fanxing", "settle", "mingtang"):
+    for sec in ("layout", "points", "win", "deal", "play", "fanxing", "settle", "mingtang"):
         assert d[sec] == raw[sec]
     assert d["rules_hash"] == v.rules_hash and d["path"].endswith("changde-paohuzi.toml")
 

@@ -52,6 +52,10 @@ FANXING_COUNT_ALL = 34  # 1: all the winner's cards (winning card included); 0: 
 FANXING_RETURN_ON_FOUR = 35  # 1: turn again while the winner holds all four of the match
 FANXING_WRAP = 36  # 1: 上醒 of 十 is 一 and 下醒 of 一 is 十 (same size); 0: no match past the ends
 
-N_PARAMS = 37
+# play (RULES.md §5.3, §5.6)
+PASSED_PENG_CHI = 37  # 1: a passed 碰 bars later 碰 of the kind but not 吃 (大字牌, seed 004 篇4)
+ONLY_KAN_SKIP = 38  # 1: a discard owed with only 坎 in hand is skipped; 0: a 坎 is broken
+
+N_PARAMS = 39
 
 MATCH_BEN, MATCH_SHANG, MATCH_XIA, MATCH_GEN = 0, 1, 2, 3

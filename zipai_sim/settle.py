@@ -30,6 +30,7 @@ a 地胡 on it is reported as ``"drawn"`` (or ``"fangpao"`` where 地胡 is on t
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from dataclasses import dataclass
@@ -40,11 +41,26 @@ import numpy as np
 from zipai_sim.cards import IS_BIG, IS_RED
 from zipai_sim.variants import MINGTANG_NAMES, Mingtang, Variant, load_variant
 
-__all__ = ["HOWS", "HandResult", "Settlement", "mingtang_of", "settle", "settle_counts",
+__all__ = ["HOWS", "CoWinner", "HandResult", "Settlement", "mingtang_of", "settle", "settle_counts",
            "settle_rows", "win_units"]
 
 HOWS = ("zimo", "fangpao", "drawn")  # own draw (or at the deal), a discard, another's drawn card
 _FANGPAO_TIMES = {"double": 2, "triple": 3}  # "pays_all": seats − 1 (RULES.md §7.2)
+
+
+@dataclass(frozen=True)
+class CoWinner:
+    """Another winner of a shared win at the deal (RULES.md §6: two instant wins with equal
+    points both win, seed 000 ⑻ "两家皆胡"): its seat, the red / big / small counts of all its
+    cards, 对子胡 (``all_pungs``) and 翻信 matches. It wins as a non-dealer (地胡 名堂) with the
+    main winner's 胡息."""
+
+    seat: int
+    reds: int
+    bigs: int
+    smalls: int
+    all_pungs: bool = False
+    fanxing: int = 0
 
 
 @dataclass(frozen=True)
@@ -57,6 +73,8 @@ class HandResult:
     discard; ``payer`` = the discarder) or ``"drawn"`` (another player's drawn card, or the 亮张).
     ``fanxing`` = 翻信 matching cards, already counted by the engine (RULES.md §7.3).
     ``huangzhuang_streak`` = consecutive 荒庄 just before this hand (RULES.md §7.2, seed 000 ⑴).
+    ``cowinners``: the other winners of a shared win at the deal (`CoWinner`; ``winner`` is
+    then the first in turn order from the dealer, ``how = "zimo"``).
     A 荒庄 (``winner = -1``) leaves every win field at its default.
     """
 
@@ -73,6 +91,7 @@ class HandResult:
     haidi: bool = False  # 海底 / 海胡: won on the last stock card
     fanxing: int = 0
     huangzhuang_streak: int = 0
+    cowinners: tuple[CoWinner, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -210,6 +229,20 @@ def _check(v: Variant, r: HandResult, counted: bool = False) -> np.ndarray | Non
         _fail("地胡 is a non-dealer's win: winner must not be the dealer")
     if r.haidi and (r.tianhu or r.dihu or r.how == "fangpao"):
         _fail("海底 is a win on the last stock card: not with 天胡, 地胡 or a discard")
+    if r.cowinners:
+        seats = [r.winner] + [c.seat for c in r.cowinners]
+        if r.how != "zimo" or r.haidi:
+            _fail("a shared win (cowinners) is a win at the deal: how = 'zimo', not 海底")
+        if len(set(seats)) != len(seats) or not all(0 <= x < n for x in seats):
+            _fail(f"cowinners must be distinct seats 0..{n - 1} other than the winner, "
+                  f"got {seats[1:]}")
+        if r.dealer in seats[1:]:
+            _fail("the dealer of a shared win is the first winner (winner), not a cowinner")
+        for c in r.cowinners:
+            if min(c.reds, c.bigs, c.smalls, c.fanxing) < 0 or c.reds > c.bigs + c.smalls:
+                _fail(f"cowinner counts must be ≥ 0 with reds ≤ bigs + smalls, got {c}")
+            if c.fanxing and not v.fanxing.enabled:
+                _fail(f"cowinner fanxing = {c.fanxing} but {v.key} has no 翻信")
     return cards
 
 
@@ -291,6 +324,8 @@ def settle_counts(variant: Variant | str | os.PathLike[str], result: HandResult,
 
 def _settle_win(v: Variant, r: HandResult, reds: int, bigs: int, smalls: int) -> Settlement:
     """`settle` for a checked win, from the winner's red / big / small card counts."""
+    if r.cowinners:
+        return _settle_shared(v, r, reds, bigs, smalls)
     s, n = v.settle, v.layout.players
     pay = [0] * n
     zimo = r.how == "zimo" or (r.how == "drawn" and s.drawn_win == "zimo")
@@ -313,6 +348,37 @@ def _settle_win(v: Variant, r: HandResult, reds: int, bigs: int, smalls: int) ->
         pay.append(shares)
     nxt = r.winner  # next_dealer = "winner", the only choice ([settle].next_dealer)
     return Settlement(units, fx_units, named, tuple(int(p) for p in pay), nxt)
+
+
+def _settle_shared(v: Variant, r: HandResult, reds: int, bigs: int,
+                   smalls: int) -> Settlement:
+    """A shared win at the deal (RULES.md §6, seed 000 ⑻ "两家皆胡，没有胡的那一家最后各给予两家
+    一倍的油数"): each player who did not win pays each winner once what one loser pays on that
+    winner's 自摸 (units and 翻信); the 数信 sitter gets each winner's shares. The Settlement's
+    units, 翻信 units and 名堂 are the first winner's; the next dealer is the first winner (the
+    dealer when the dealer is among them, decisions.md)."""
+    n = v.layout.players
+    solo = [(r.winner, dataclasses.replace(r, cowinners=()), (reds, bigs, smalls))]
+    for c in r.cowinners:
+        one = dataclasses.replace(r, winner=c.seat, cowinners=(), tianhu=False, dihu=True,
+                                  all_pungs=c.all_pungs, fanxing=c.fanxing)
+        solo.append((c.seat, one, (c.reds, c.bigs, c.smalls)))
+    winners = {w for w, _, _ in solo}
+    losers = [i for i in range(n) if i not in winners]
+    pay = [0] * (n + (1 if v.layout.sitter else 0))
+    first = None
+    for w, one, counts in solo:
+        alone = _settle_win(v, one, *counts)  # what each loser pays on this win as a 自摸
+        first = first or alone
+        each = -alone.payments[losers[0]] if losers else 0
+        for i in losers:
+            pay[i] -= each
+        pay[w] += each * len(losers)
+        if v.layout.sitter:
+            pay[w] -= alone.payments[n]
+            pay[n] += alone.payments[n]
+    assert first is not None
+    return Settlement(first.units, first.fanxing_units, first.mingtang, tuple(pay), r.winner)
 
 
 # columns of the rows `settle_rows` takes (one hand a row; how: 0 荒庄, 1 zimo, 2 fangpao, 3 drawn)

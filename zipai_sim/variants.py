@@ -2,7 +2,8 @@
 
 A variant is data, never a code fork: one TOML file per variant in ``zipai_sim/rules/`` holds
 every knob of RULES.md §4–§8 in the sections ``[layout]`` (§2), ``[points]`` (§4, ``[small, big]``
-胡息 pairs), ``[win]`` (§6), ``[deal]`` (§6 instant wins, §8 second table), ``[fanxing]`` (§7.3),
+胡息 pairs), ``[win]`` (§6), ``[deal]`` (§6 instant wins, §8 second table), ``[play]`` (§5.3,
+§5.6 corners), ``[fanxing]`` (§7.3),
 ``[settle]`` (§7.1–§7.2) and ``[mingtang]`` (§7.4). A user copies a file, changes knobs and loads
 it by path; unknown keys, missing keys, wrong types and out-of-range values are `VariantError`
 naming the file and the key.
@@ -36,7 +37,8 @@ from zipai_sim import params as P
 from zipai_sim.knobs import Want as _Want, convert as _convert, show as _show  # noqa: I001
 
 __all__ = [
-    "Deal", "Fanxing", "Layout", "Mingtang", "Points", "Settle", "Variant", "VariantError", "Win",
+    "Deal", "Fanxing", "Layout", "Mingtang", "Play", "Points", "Settle", "Variant", "VariantError",
+    "Win",
     "describe", "list_variants", "load_variant", "variants_table",
 ]
 
@@ -113,6 +115,18 @@ class Deal:
 
 
 @dataclass(frozen=True)
+class Play:
+    """``[play]``: corners of the play rules a region decides (RULES.md §5.3, §5.6)."""
+
+    # a passed 碰 bars later 碰 of that kind but still allows 吃 it (大字牌, seed 004 篇4
+    # "若是另外一玩家再打出，则不可以碰，但可以吃"); false: a passed 碰 is 臭 for 吃 and 碰 (§5.6)
+    passed_peng_chi: bool = _k("bool")
+    # a forced 偎/提/跑 owes a discard and only 坎 remain in hand: "skip" the discard (the
+    # debt stays; seed 001 "不能拆开 … 也不能打出去") or "break_kan" (discard one card of a 坎)
+    only_kan_discard: str = _k("enum", choices=("skip", "break_kan"))
+
+
+@dataclass(frozen=True)
 class Fanxing:
     """``[fanxing]``: 翻信 / 翻醒 after a win (RULES.md §7.3)."""
 
@@ -181,7 +195,7 @@ _POINT_SLOTS = (  # [points] knob → its small and big params index
     ("er_qi_shi", P.ERQISHI_SMALL, P.ERQISHI_BIG),
 )
 _SECTION = {"kind": "section"}  # field metadata of a Variant's rule sections
-_SECTIONS = {"layout": Layout, "points": Points, "win": Win, "deal": Deal,
+_SECTIONS = {"layout": Layout, "points": Points, "win": Win, "deal": Deal, "play": Play,
              "fanxing": Fanxing, "settle": Settle, "mingtang": Mingtang}
 
 
@@ -190,7 +204,7 @@ class Variant:
     """A validated rule variant (RULES.md §8); build it with `load_variant`.
 
     Frozen and hashable. ``rules_hash`` is the first 16 hex digits of the sha256 of the
-    canonical JSON of the seven rule sections (not of the file bytes, and not of the
+    canonical JSON of the eight rule sections (not of the file bytes, and not of the
     key/name/region/sources/description metadata): comments and layout of the file do not
     change it, any knob does. ``path`` (the file it was read from) takes no part in equality.
     """
@@ -204,6 +218,7 @@ class Variant:
     points: Points = field(metadata=_SECTION)
     win: Win = field(metadata=_SECTION)
     deal: Deal = field(metadata=_SECTION)
+    play: Play = field(metadata=_SECTION)
     fanxing: Fanxing = field(metadata=_SECTION)
     settle: Settle = field(metadata=_SECTION)
     mingtang: Mingtang = field(metadata=_SECTION)
@@ -231,6 +246,8 @@ class Variant:
             P.FANXING: fx.enabled, P.FANXING_MATCH: _MATCH_CODES[fx.match],
             P.FANXING_COUNT_ALL: fx.count == "all",
             P.FANXING_RETURN_ON_FOUR: fx.return_on_four, P.FANXING_WRAP: fx.wrap,
+            P.PASSED_PENG_CHI: self.play.passed_peng_chi,
+            P.ONLY_KAN_SKIP: self.play.only_kan_discard == "skip",
         }
         for name, small, big in _POINT_SLOTS:
             slots[small], slots[big] = getattr(pts, name)

@@ -96,7 +96,14 @@ O_ALL_PUNGS = 12  # 1: no 吃 on the table and the win is all 坎/提/偎/碰/�
 O_WIN_CARD = 13  # the card won on (the 亮张 for a win at the deal), -1 荒庄
 O_MOVES = 14  # number of move rows written
 O_TOTAL = 15  # all the winner's cards, winning card included (for the 十八小 名堂)
-N_OUT = 16
+# a shared win at the deal (RULES.md §6: equal points, all win): the other winners, each with
+# O_HUXI 胡息, in slots of CO_COLS columns from O_CO (seat -1: empty slot)
+O_NCO = 16  # number of other winners
+O_CO = 17
+MAX_CO = 3  # MAX_SEATS − 1
+CO_SEAT, CO_RED, CO_BIG, CO_TOTAL, CO_FANXING, CO_ALL_PUNGS, CO_INSTANT = range(7)
+CO_COLS = 7
+N_OUT = O_CO + MAX_CO * CO_COLS
 HOW_NONE = 0
 HOW_ZIMO = 1
 HOW_FANGPAO = 2
@@ -430,6 +437,18 @@ def _four_from(melds, s, i, c, own, drawn):
     return -1
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _forced_at(P, melds, ints, s, c, own, drawn):
+    """``Game.placements``' forced group: (index of the table group card ``c`` turns into a
+    提/跑, its new kind, whether the card may still go to the hand), or (-1, -1, True). Only a
+    跑 may be skipped, and only with 抢招和 (RULES.md §6)."""
+    for i in range(ints[I_NMELD + s]):
+        new = _four_from(melds, s, i, c, own, drawn)
+        if new >= 0:
+            return i, new, new == MELD_PAO and P[p.QIANGZHAO] == 1
+    return _I(-1), _I(-1), True
+
+
 @njit(cache=True, _nrt=False)
 def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     """``Game.win_huxi``: best 胡息 of seat ``s`` winning on ``c`` (-1: cannot)."""
@@ -437,17 +456,12 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     fo = _fours(melds, ints, s)
     pk, nf, f4, _ = _seat_pack(hands, s)
     best = _I(-1)
-    if _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
-        best = eval_hand(hands[s], c, own, th, fo, P, work)
-    for i in range(ints[I_NMELD + s]):
-        new = _four_from(melds, s, i, c, own, drawn)
-        if new < 0:
-            continue
-        if not _pre(pk, nf, fo + f4 + 1):
-            continue
-        r = eval_hand(hands[s], -1, 1, th - melds[s, i, MD_HUXI] + _pts(P, new, c), fo + 1, P,
-                      work)
-        best = max(best, r)
+    i, new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
+    if i >= 0 and _pre(pk, nf, fo + f4 + 1):
+        best = eval_hand(hands[s], -1, 1, th - melds[s, i, MD_HUXI] + _pts(P, new, c), fo + 1,
+                         P, work)
+    if free_ok and _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
+        best = max(best, eval_hand(hands[s], c, own, th, fo, P, work))
     return best
 
 
@@ -455,17 +469,14 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
 def _can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
     """``Game.can_win``: the 胡息 of a win of seat ``s`` on ``c``, or -1. The exact pre-tests
     run here first, so that most calls call nothing."""
-    if marks[MK_CHOU, s, c] != 0 and ints[I_CHOUWIN] == 0:
+    if (marks[MK_CHOU, s, c] != 0 or marks[MK_PASSED_PENG, s, c] != 0) and ints[I_CHOUWIN] == 0:
         return _I(-1)
     fo = _fours(melds, ints, s)
     pk, nf, f4, _ = _seat_pack(hands, s)
-    may = _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c])
-    if not may and _pre(pk, nf, fo + f4 + 1):
-        for i in range(ints[I_NMELD + s]):
-            if melds[s, i, MD_LEN] == 3 and melds[s, i, MD_CARDS] == c:
-                kd = melds[s, i, MD_KIND]
-                if kd == MELD_WEI or kd == MELD_CHOUWEI or (kd == MELD_PENG and drawn):
-                    may = True
+    i, _new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
+    may = i >= 0 and _pre(pk, nf, fo + f4 + 1)
+    if not may and free_ok:
+        may = _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c])
     if not may:
         return _I(-1)
     hx = _win_huxi(P, hands, melds, ints, work, _I(s), _I(c), _I(own), _I(drawn))
@@ -517,6 +528,12 @@ def _all_pungs(P, S, s, c, flags, hx):
             free[k] = n
     if flags & F_IN_HAND:
         return 1 if (_pungs_only(free, fo) and locked == hx) else 0
+    fi, fnew, free_ok = _forced_at(P, melds, ints, s, c, _I(own), _I(drawn))
+    if fi >= 0 and _pungs_only(free, fo + 1) and \
+            locked - melds[s, fi, MD_HUXI] + _pts(P, fnew, c) == hx:
+        return 1
+    if not free_ok:
+        return 0
     n = hands[s, c]
     if n == 3:
         new = MELD_TI if own else MELD_PAO
@@ -533,12 +550,6 @@ def _all_pungs(P, S, s, c, flags, hx):
         if _pungs_only(free, fo) and locked == hx:
             return 1
         free[c] = n
-    for i in range(ints[I_NMELD + s]):
-        new = _four_from(melds, s, i, c, own, drawn)
-        if new < 0:
-            continue
-        if _pungs_only(free, fo + 1) and locked - melds[s, i, MD_HUXI] + _pts(P, new, c) == hx:
-            return 1
     return 0
 
 
@@ -821,7 +832,9 @@ def _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves, polici
         if 0 < hands[s, k] < 3:  # 坎 are never discarded (§5.7)
             opts[n] = k
             n += 1
-    if n == 0:  # only 坎 left: one must be broken (decisions.md)
+    if n == 0:  # only 坎 left: skip the discard, or break a 坎 (``[play].only_kan_discard``)
+        if P[p.ONLY_KAN_SKIP] == 1:
+            return _I(-1)
         for k in range(20):
             if hands[s, k] > 0:
                 opts[n] = k
@@ -864,13 +877,47 @@ def _note_pass(ints, s, was_peng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _keeps_discard(hands, s, c):
+    """Seat ``s`` holds a free card (held once or twice) of a kind other than ``c``."""
+    for k in range(20):
+        if k != c and 0 < hands[s, k] < 3:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _chi_leaves_discard(hands, cs, s, c, i):
+    """``engine.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card stays."""
+    for k in range(20):
+        n = _I(hands[s, k])
+        if n == 0 or n >= 3:
+            continue
+        for g in range(3):
+            code = cs[i, g]
+            if code == NO_GROUP:
+                continue
+            skip = c if g == 0 else -1
+            for t in range(3):
+                x = gcard(code, t)
+                if x == skip:
+                    skip = -1
+                elif x == k:
+                    n -= 1
+        if n > 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, first, c):
     """``Game.offer_peng`` by the seats after ``first`` in turn order (``others(first)``)."""
     seats = ints[I_SEATS]
     taker = _I(NONE)
     for i in range(1, seats):
         s = (first + i) % seats
-        if hands[s, c] != 2 or marks[MK_CHOU, s, c] != 0:
+        if hands[s, c] != 2 or marks[MK_CHOU, s, c] != 0 or marks[MK_PASSED_PENG, s, c] != 0:
+            continue
+        if not _keeps_discard(hands, s, c):  # §5.3: a claim must leave a discard
             continue
         if _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, _I(s), _I(c)):
             hands[s, c] = 0
@@ -886,7 +933,13 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, polic
 def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
     """``Game.offer_chi`` once the card is known not 臭: options, the policy, the 吃."""
     pk = _seat_pack(hands, s)[3]
-    n = chi_options(pk, c, cs)
+    m = chi_options(pk, c, cs)
+    n = _I(0)
+    for i in range(m):  # keep the options that leave a discard (§5.3), in order
+        if _chi_leaves_discard(hands, cs, _I(s), _I(c), _I(i)):
+            for col in range(3):
+                cs[n, col] = cs[i, col]
+            n += 1
     if n == 0:
         return False
     i = _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, _I(s), _I(c), _I(n))
@@ -930,15 +983,17 @@ def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves, po
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _mark_passed(marks, ints, c, taker):
+def _mark_passed(P, marks, ints, c, taker):
     """``Game.mark_passed``: 臭 for the seats that passed ``c`` (and 碰-passed for a 碰)."""
     for i in range(ints[I_NPASS]):
         s = ints[I_PASS + 2 * i]
         if s == taker:
             continue
-        marks[MK_CHOU, s, c] = 1
         if ints[I_PASS + 2 * i + 1] == 1:
             marks[MK_PASSED_PENG, s, c] = 1
+            if P[p.PASSED_PENG_CHI] == 1:  # 大字牌: a passed 碰 may still be 吃 (seed 004 篇4)
+                continue
+        marks[MK_CHOU, s, c] = 1
     ints[I_NPASS] = 0
 
 
@@ -958,7 +1013,7 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
         if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts,
                                         moves, policies, s, c):
             taker = s
-    _mark_passed(marks, ints, c, taker)
+    _mark_passed(P, marks, ints, c, taker)
     if taker == NONE:
         marks[MK_BESIDE, src, c] += 1
     return taker
@@ -1023,30 +1078,81 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
 
 
 @njit(cache=True, _nrt=False)
+def _deal_candidate(P, hands, work, s, lz):
+    """(points, instant shape) of seat ``s`` as a winner at the deal, or (-1, 0): an instant
+    shape scores its 提/坎 胡息, the dealer's complete 21 cards (天胡) their best 胡息."""
+    shape = instant_shape(hands[s], P, 1 if s == 0 else 0, lz)
+    if shape != 0:
+        locked = _I(0)
+        for k in range(20):
+            if hands[s, k] == 4:
+                locked += _pts(P, MELD_TI, k)
+            elif hands[s, k] == 3:
+                locked += _pts(P, MELD_KAN, k)
+        return locked, _I(shape)
+    if s == 0:
+        hx = eval_hand(hands[0], -1, 1, 0, 0, P, work)
+        if is_win(hx, P):
+            return _I(hx), _I(0)
+    return _I(-1), _I(0)
+
+
+@njit(cache=True, _nrt=False)
+def _co_win(P, S, deck, moves, out, s, hx, shape):
+    """``Game.co_win``: another winner of a shared win at the deal, in the next CO slot."""
+    hands, tmp, ints = S[0], S[6], S[3]
+    cards = tmp[4]
+    red = _I(0)
+    big = _I(0)
+    total = _I(0)
+    for k in range(20):
+        cards[k] = hands[s, k]
+        total += cards[k]
+        if (RED_MASK >> k) & 1:
+            red += cards[k]
+        if k >= 10:
+            big += cards[k]
+    lz = _I(deck[ints[I_SEATS] * ints[I_H]])
+    fx = _I(0)
+    if P[p.FANXING] == 1:
+        fx = fanxing_value(cards, lz, deck, ints[I_POS], DECK, P)
+    q = out[O_NCO]
+    base = O_CO + q * CO_COLS
+    out[base + CO_SEAT] = s
+    out[base + CO_RED] = red
+    out[base + CO_BIG] = big
+    out[base + CO_TOTAL] = total
+    out[base + CO_FANXING] = fx
+    out[base + CO_ALL_PUNGS] = _all_pungs(P, S, _I(s), lz, _I(F_IN_HAND | F_OWN | F_DRAWN), _I(hx))
+    out[base + CO_INSTANT] = shape
+    out[O_NCO] = q + 1
+    a = A_HU_ZIMO if shape == 0 else (A_HU_ZIMO_SANTI if shape == 1 else A_HU_ZIMO_WUKAN)
+    _say(moves, ints, s, a, hx, lz, 1)
+
+
+@njit(cache=True, _nrt=False)
 def _deal_wins(P, S, deck, moves, out, policies):
-    """``Game.deal_wins``: True when the hand was won at the deal."""
+    """``Game.deal_wins``: True when the hand was won at the deal (the most points among the
+    instant shapes and the dealer's 天胡; equal points all win)."""
     hands, ints, work = S[0], S[3], S[5]
     seats = ints[I_SEATS]
     lz = _I(deck[seats * ints[I_H]])
+    top = _I(-1)
+    first = _I(-1)
     for s in range(seats):
-        shape = instant_shape(hands[s], P, 1 if s == 0 else 0, lz)
-        if shape != 0:
-            locked = _I(0)
-            for k in range(20):
-                if hands[s, k] == 4:
-                    locked += _pts(P, MELD_TI, k)
-                elif hands[s, k] == 3:
-                    locked += _pts(P, MELD_KAN, k)
-            fl = F_IN_HAND | F_OWN | F_DRAWN | (F_TIANHU if s == 0 else F_DIHU)
-            _win(P, S, deck, moves, out, _I(s), _I(HOW_ZIMO), lz, _I(locked), _I(-1), _I(fl),
-                 _I(shape))
-            return True
-        if s == 0:
-            hx = eval_hand(hands[0], -1, 1, 0, 0, P, work)
-            if is_win(hx, P):
-                fl = F_IN_HAND | F_OWN | F_DRAWN | F_TIANHU
-                _win(P, S, deck, moves, out, _I(0), _I(HOW_ZIMO), lz, _I(hx), _I(-1), _I(fl), _I(0))
-                return True
+        pts, _shape = _deal_candidate(P, hands, work, _I(s), lz)
+        if pts >= 0 and pts > top:
+            top = pts
+            first = s
+    if first >= 0:
+        pts, shape = _deal_candidate(P, hands, work, first, lz)
+        fl = F_IN_HAND | F_OWN | F_DRAWN | (F_TIANHU if first == 0 else F_DIHU)
+        _win(P, S, deck, moves, out, first, _I(HOW_ZIMO), lz, top, _I(-1), _I(fl), shape)
+        for s in range(first + 1, seats):
+            pts, shape = _deal_candidate(P, hands, work, _I(s), lz)
+            if pts == top:
+                _co_win(P, S, deck, moves, out, _I(s), top, shape)
+        return True
     if P[p.DIHU_LIANGZHANG] == 1:
         for s in range(1, seats):
             hx = eval_hand(hands[s], lz, 0, 0, 0, P, work)
@@ -1090,6 +1196,8 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     out[O_WINNER] = -1
     out[O_PAYER] = -1
     out[O_WIN_CARD] = -1
+    for q in range(MAX_CO):
+        out[O_CO + q * CO_COLS + CO_SEAT] = -1
     if _deal_wins(P, S, deck, moves_out, out, policies):
         out[O_MOVES] = ints[I_NMOV]
         return ints[I_NMOV]
@@ -1118,9 +1226,11 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
             held = _I(0)
             for k in range(20):
                 held += hands[s, k]
+            c = _I(-1)
             if held > 0 and _at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
                 c = _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves_out,
                                     policies, _I(s))
+            if c >= 0:
                 res = _on_discard(P, S, deck, moves_out, out, policies, _I(s), _I(c))
                 ints[I_FIRST] = 0
                 if res == WIN:

@@ -21,7 +21,7 @@ import polars as pl
 
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from ..reference import shuffled_deck
-from ..settle import settle, settle_rows
+from ..settle import HOWS, CoWinner, HandResult, settle, settle_counts, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from .engine import Game
@@ -72,6 +72,11 @@ class _Sums:
         self.haidi += out.haidi
         self.fx += out.fanxing
         self.fx_sq += out.fanxing * out.fanxing
+        for c in out.cowinners:  # a shared win at the deal: every winner wins (RULES.md §6)
+            self.wins[c.seat] += 1
+            self.zimo[c.seat] += 1
+            self.fx += c.fanxing
+            self.fx_sq += c.fanxing * c.fanxing
         self.fx_units += money.fanxing_units
         self.win_units += money.units + money.fanxing_units
 
@@ -96,8 +101,46 @@ def _outcome_row(game: Game, out) -> np.ndarray:
     row[kp.O_FANXING], row[kp.O_WIN_CARD] = out.fanxing, out.win_card
     row[kp.O_RED], row[kp.O_BIG] = cards[IS_RED].sum(), cards[IS_BIG].sum()
     row[kp.O_TOTAL] = cards.sum()
-    row[kp.O_ALL_PUNGS] = hand_result(game, out).all_pungs
+    row[kp.O_ALL_PUNGS] = out.all_pungs
+    row[kp.O_NCO] = len(out.cowinners)
+    for q in range(kp.MAX_CO):
+        base = kp.O_CO + q * kp.CO_COLS
+        row[base + kp.CO_SEAT] = -1
+        if q < len(out.cowinners):
+            c = out.cowinners[q]
+            cc = np.array(c.cards, np.int64)
+            row[base + kp.CO_SEAT], row[base + kp.CO_FANXING] = c.seat, c.fanxing
+            row[base + kp.CO_RED], row[base + kp.CO_BIG] = cc[IS_RED].sum(), cc[IS_BIG].sum()
+            row[base + kp.CO_TOTAL], row[base + kp.CO_ALL_PUNGS] = cc.sum(), c.all_pungs
+            row[base + kp.CO_INSTANT] = {"": 0, "santi": 1, "wukan": 2}[c.instant]
     return row
+
+
+def row_result(v: Variant, row: np.ndarray, streak: int = 0) -> tuple[HandResult, int, int,
+                                                                       int]:
+    """A kernel outcome row (``kernels.play`` O_* columns, the dealer at seat 0) as the input
+    of ``settle.settle_counts``: ``(HandResult, reds, bigs, smalls)`` of the (first) winner,
+    the other winners of a shared win at the deal in ``cowinners``."""
+    from ..kernels import play as kp
+
+    w = int(row[kp.O_WINNER])
+    n = v.layout.players
+    if w < 0:
+        return HandResult(seats=n, dealer=0, winner=-1, huangzhuang_streak=streak), 0, 0, 0
+    co = []
+    for q in range(int(row[kp.O_NCO])):
+        b = kp.O_CO + q * kp.CO_COLS
+        co.append(CoWinner(int(row[b + kp.CO_SEAT]), int(row[b + kp.CO_RED]),
+                           int(row[b + kp.CO_BIG]),
+                           int(row[b + kp.CO_TOTAL] - row[b + kp.CO_BIG]),
+                           bool(row[b + kp.CO_ALL_PUNGS]), int(row[b + kp.CO_FANXING])))
+    r = HandResult(seats=n, dealer=0, winner=w, huxi=int(row[kp.O_HUXI]),
+                   how=HOWS[int(row[kp.O_HOW]) - 1], payer=int(row[kp.O_PAYER]),
+                   all_pungs=bool(row[kp.O_ALL_PUNGS]), tianhu=bool(row[kp.O_TIANHU]),
+                   dihu=bool(row[kp.O_DIHU]), haidi=bool(row[kp.O_HAIDI]),
+                   fanxing=int(row[kp.O_FANXING]), huangzhuang_streak=streak,
+                   cowinners=tuple(co))
+    return r, int(row[kp.O_RED]), int(row[kp.O_BIG]), int(row[kp.O_TOTAL] - row[kp.O_BIG])
 
 
 def _sample_block(chunk: int, chunk_size: int, rows: np.ndarray, pay: np.ndarray,
@@ -146,7 +189,11 @@ def settle_outcomes(v: Variant, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     keys[win < 0] = 0
     keys[win < 0, 0] = -1
     keys[win < 0, 2] = -1
-    return settle_rows(v, keys)
+    pay, units = settle_rows(v, keys)
+    for i in np.flatnonzero(rows[:, kp.O_NCO] > 0):  # shared wins at the deal: rare
+        money = settle_counts(v, *row_result(v, rows[i]))
+        pay[i], units[i] = money.payments, (money.units, money.fanxing_units)
+    return pay, units
 
 
 def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np.ndarray]:
@@ -177,6 +224,16 @@ def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np
     fx = rows[won, kp.O_FANXING].astype(np.float64)
     sums.fx += fx.sum()
     sums.fx_sq += (fx * fx).sum()
+    for q in range(kp.MAX_CO):  # the other winners of shared wins at the deal (RULES.md §6)
+        b = kp.O_CO + q * kp.CO_COLS
+        seat = rows[:, b + kp.CO_SEAT]
+        co = seat >= 0
+        if co.any():
+            sums.wins += np.bincount(seat[co], minlength=sums.seats)[: sums.seats]
+            sums.zimo += np.bincount(seat[co], minlength=sums.seats)[: sums.seats]
+            cfx = rows[co, b + kp.CO_FANXING].astype(np.float64)
+            sums.fx += cfx.sum()
+            sums.fx_sq += (cfx * cfx).sum()
     sums.fx_units += float(units[won, 1].sum())
     sums.win_units += float(units[won].sum())
     return pay_all, units

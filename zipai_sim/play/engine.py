@@ -22,10 +22,11 @@ import numpy as np
 from .. import params as p
 from ..cards import card_name
 from ..kernels import hand as khand
-from ..reference import Stream, fanxing, instant
+from ..reference import Stream, decompositions, fanxing, instant
 from .chi import chi_options
 
 POLICY_SALT = 0x5A49504149  # the policy stream of a hand: Stream(chunk_key ^ SALT, j)
+RUNS = ("shun", "erqishi", "jiao")  # the free groups 对子胡 may not use (RULES.md §7.4)
 
 
 @dataclass
@@ -72,7 +73,9 @@ class Player:
 class Outcome:
     """How a hand ended: ``winner`` (-1 for 荒庄), ``how`` ("zimo" own draw or at the deal,
     "fangpao" another's discard, "drawn" another player's drawn or shown card), ``payer`` (the
-    discarder), 胡息, the winner's cards, flags, 翻信 matches, and the number of draws made."""
+    discarder), 胡息, the winner's cards, flags, 翻信 matches, the number of draws made, 对子胡
+    (``all_pungs``) and, for a shared win at the deal, the other winners (``cowinners``, each
+    with the same 胡息; ``winner`` is the first in turn order from the dealer)."""
 
     winner: int = -1
     how: str = ""
@@ -86,6 +89,20 @@ class Outcome:
     instant: str = ""
     fanxing: int = 0
     draws: int = 0
+    all_pungs: bool = False
+    cowinners: tuple[CoWin, ...] = ()
+
+
+@dataclass(frozen=True)
+class CoWin:
+    """Another winner of a shared win at the deal (RULES.md §6: two instant wins with equal
+    points both win): its seat, all its cards (20 counts), instant shape, 对子胡 and 翻信."""
+
+    seat: int
+    cards: tuple[int, ...]
+    instant: str
+    all_pungs: bool
+    fanxing: int
 
 
 def four_from(meld: Meld, c: int, own: bool, drawn: bool) -> str | None:
@@ -99,6 +116,18 @@ def four_from(meld: Meld, c: int, own: bool, drawn: bool) -> str | None:
     if meld.name == "peng" and drawn:
         return "pao"
     return None
+
+
+def leaves_discard(hand: list[int], c: int, option: tuple) -> bool:
+    """Whether 吃 ``option`` = (group, 比 groups) of card ``c`` leaves a free card (held once or
+    twice, not part of a 坎) to discard: RULES.md §5.3 "a claim must leave a discard"."""
+    h = list(hand)
+    group, bi = option
+    taken = list(group)
+    taken.remove(c)
+    for k in taken + [k for g in bi for k in g]:
+        h[k] -= 1
+    return any(0 < n < 3 for n in h)
 
 
 class Game:
@@ -155,18 +184,32 @@ class Game:
         return int(khand.eval_hand(np.array(hand, np.int8), inc, 1 if own else 0, th, fo,
                                    self.P, self._work))
 
-    def win_huxi(self, s: int, c: int, own: bool, drawn: bool) -> int:
-        """Best 胡息 of seat ``s`` winning on card ``c`` (-1: cannot), §6: the card may go
-        into the hand or complete a table 偎 (→ 提/跑) or, when drawn, a 碰 (→ 跑)."""
+    def placements(self, s: int, c: int, own: bool, drawn: bool) -> list[tuple]:
+        """The ways card ``c`` may enter seat ``s``'s cards in a win (RULES.md §6), each as
+        ``eval``'s arguments ``(hand, inc, own, table 胡息, table fours)``.
+
+        A card that completes a table 偎/臭偎 (→ 提 on an own draw, 跑 on another's card) or,
+        drawn, a 碰 (→ 跑) makes that four-card group: the forced group binds the winner too
+        (§6 "Forced four-card groups bind the winner too"; seed 001 "除非是扫穿来胡", seed 000 ⑴
+        "必须跑牌"). Only a 跑 may be skipped, where the variant allows 抢招和 (seed 004 篇4).
+        Otherwise the card goes to the hand, where ``eval`` applies §6 (提/偎 forced with a 坎
+        or pair on an own draw)."""
         pl = self.players[s]
         th, fo = pl.table_huxi(), pl.fours()
-        best = self.eval(pl.hand, c, own, th, fo)
+        out = []
+        free_ok = True
         for m in pl.melds:
             new = four_from(m, c, own, drawn)
             if new is not None:
-                best = max(best, self.eval(pl.hand, -1, True, th - m.huxi + self.pts(new, c),
-                                           fo + 1))
-        return best
+                out.append((pl.hand, -1, True, th - m.huxi + self.pts(new, c), fo + 1))
+                free_ok = new == "pao" and self.P[p.QIANGZHAO] == 1
+        if free_ok:
+            out.append((pl.hand, c, own, th, fo))
+        return out
+
+    def win_huxi(self, s: int, c: int, own: bool, drawn: bool) -> int:
+        """Best 胡息 of seat ``s`` winning on card ``c`` (-1: cannot), over `placements`."""
+        return max(self.eval(*pl) for pl in self.placements(s, c, own, drawn))
 
     def wins(self, huxi: int) -> bool:
         return huxi >= 0 and (huxi >= self.P[p.THRESHOLD] or (self.P[p.PIAOHU] == 1 and huxi == 0))
@@ -203,8 +246,9 @@ class Game:
             kind, s = turn
             if kind == "rest":
                 pl = self.players[s]
-                if sum(pl.hand) and pl.at_rest() > self.h + max(0, pl.fours() - 1):
-                    c = self.choose_discard(s)
+                owed = sum(pl.hand) and pl.at_rest() > self.h + max(0, pl.fours() - 1)
+                c = self.choose_discard(s) if owed else None
+                if c is not None:
                     res = self.on_discard(s, c)
                     self.first_discard = False
                     if isinstance(res, Outcome):
@@ -225,24 +269,43 @@ class Game:
                 turn = ("rest", res) if res is not None else ("draw", (s + 1) % self.seats)
 
     def deal_wins(self) -> Outcome | None:
-        """三提/五坎 and 天胡, then 地胡 on the 亮张 where the variant says (§6; decisions.md)."""
-        order = list(range(self.seats))
-        for s in order:
+        """三提/五坎 and 天胡, then 地胡 on the 亮张 where the variant says (§6; decisions.md).
+
+        Every seat with an instant shape (points: its 提/坎 胡息) and the dealer's complete 21
+        cards (天胡, its best 胡息) are candidates; the most points win, and equal points all
+        win (seed 000 ⑻ "油数大的那一方为胡牌方 … 两家皆胡")."""
+        cands = []  # (points, seat, instant shape) in turn order from the dealer
+        for s in range(self.seats):
             shape = instant(self.players[s].hand, self.P, s == 0, self.liangzhang)
             if shape:
-                # a non-dealer's instant win at the deal counts as its 地胡 (常德 "as 天胡/地胡")
-                return self.win(s, "zimo", self.liangzhang, self.locked_huxi(s), instant_=shape,
-                                tianhu=s == 0, dihu=s != 0, in_hand=True)
-            if s == 0:
+                cands.append((self.locked_huxi(s), s, shape))
+            elif s == 0:
                 hx = self.eval(self.players[0].hand, -1, True, 0, 0)
                 if self.wins(hx):
-                    return self.win(0, "zimo", self.liangzhang, hx, tianhu=True, in_hand=True)
+                    cands.append((hx, 0, ""))
+        if cands:
+            top = max(x[0] for x in cands)
+            (hx, s, shape), *co = [x for x in cands if x[0] == top]
+            # a non-dealer's instant win at the deal counts as its 地胡 (常德 "as 天胡/地胡")
+            out = self.win(s, "zimo", self.liangzhang, hx, instant_=shape, tianhu=s == 0,
+                           dihu=s != 0, in_hand=True)
+            if co:
+                out.cowinners = tuple(self.co_win(s2, shape2, hx) for _, s2, shape2 in co)
+            return out
         if self.P[p.DIHU_LIANGZHANG] == 1:
-            for s in order[1:]:
+            for s in range(1, self.seats):
                 hx = self.eval(self.players[s].hand, self.liangzhang, False, 0, 0)
                 if self.wins(hx) and self.policies[s].hu(self, s, self.liangzhang, hx):
                     return self.win(s, "drawn", self.liangzhang, hx, dihu=True, payer=-1)
         return None
+
+    def co_win(self, s: int, shape: str, hx: int) -> CoWin:
+        """The second (third) winner of a shared win at the deal: logged after the first."""
+        cards = self.players[s].all_cards()
+        fx = fanxing(cards, self.liangzhang, self.stock, self.P) if self.P[p.FANXING] else 0
+        pungs = self.all_pungs(s, self.liangzhang, True, True, hx, in_hand=True)
+        self.say(s, f"胡 (zimo{', ' + shape if shape else ''}) {hx} 胡息 on", [self.liangzhang])
+        return CoWin(s, tuple(cards), shape, pungs, fx)
 
     def locked_huxi(self, s: int) -> int:
         h = self.players[s].hand
@@ -267,14 +330,32 @@ class Game:
         fx = 0
         if self.P[p.FANXING] == 1:
             fx = fanxing(cards, c, self.stock, self.P)
+        pungs = self.all_pungs(s, c, how == "zimo", how != "fangpao", hx, in_hand)
         self.say(s, f"胡 ({how}{', ' + instant_ if instant_ else ''}) {hx} 胡息 on", [c])
         return Outcome(s, how, payer, hx, tuple(cards), c, tianhu, dihu, haidi, instant_, fx,
-                       self.draws)
+                       self.draws, pungs)
 
-    def choose_discard(self, s: int) -> int:
+    def all_pungs(self, s: int, c: int, own: bool, drawn: bool, hx: int, in_hand: bool) -> bool:
+        """对子胡 (RULES.md §7.4): no 吃 on the table, and some way of winning at ``hx`` 胡息
+        (`placements`; the dealt hand itself for a win at the deal) uses 坎/提/偎/碰/跑 and the
+        one pair the pair rule owes only: no run, 二七十 or 绞."""
+        pl = self.players[s]
+        if any(m.name == "chi" for m in pl.melds):
+            return False
+        ways = ([(pl.hand, -1, True, pl.table_huxi(), pl.fours())] if in_hand
+                else self.placements(s, c, own, drawn))
+        return any(th + sum(g.huxi for g in d) == hx and not any(g.name in RUNS for g in d)
+                   for hand, inc, o, th, fo in ways
+                   for d in decompositions(hand, self.P, inc, o, th, fo))
+
+    def choose_discard(self, s: int) -> int | None:
+        """The owed discard of seat ``s``; None when only 坎 remain and the variant skips it
+        (``[play].only_kan_discard``, RULES.md §5.3)."""
         pl = self.players[s]
         options = [k for k in range(20) if 0 < pl.hand[k] < 3]  # 坎 are never discarded (§5.7)
-        if not options:  # only 坎 left: one must be broken (decisions.md)
+        if not options:
+            if self.P[p.ONLY_KAN_SKIP] == 1:
+                return None  # no 坎 is broken: the discard stays owed (decisions.md)
             options = [k for k in range(20) if pl.hand[k] > 0]
         c = self.policies[s].discard(self, s, options)
         pl.hand[c] -= 1
@@ -286,7 +367,8 @@ class Game:
         return [(s + i) % self.seats for i in range(1, self.seats)]
 
     def can_win(self, s: int, c: int, own: bool, drawn: bool) -> int:
-        if c in self.players[s].chou and not self.v.win.choupai_win:
+        pl = self.players[s]
+        if (c in pl.chou or c in pl.passed_peng) and not self.v.win.choupai_win:
             return -1
         hx = self.win_huxi(s, c, own, drawn)
         return hx if self.wins(hx) else -1
@@ -367,10 +449,14 @@ class Game:
         return False
 
     def offer_peng(self, seats: list[int], c: int, passed: list[tuple[int, bool]]) -> int | None:
-        """Optional 碰 by a player holding a pair (§3); a pass is noted in ``passed``."""
+        """Optional 碰 by a player holding a pair (§3) who has not passed it before (§5.6) and
+        keeps a card to discard (§5.3 "a claim must leave a discard"); a pass is noted in
+        ``passed``."""
         for s in seats:
             pl = self.players[s]
-            if pl.hand[c] != 2 or c in pl.chou:
+            if pl.hand[c] != 2 or c in pl.chou or c in pl.passed_peng:
+                continue
+            if not any(0 < pl.hand[k] < 3 for k in range(20) if k != c):
                 continue
             if self.policies[s].peng(self, s, c):
                 pl.hand[c] = 0
@@ -381,22 +467,26 @@ class Game:
         return None
 
     def mark_passed(self, c: int, passed: list[tuple[int, bool]], taker: int | None) -> None:
-        """§5.6 臭牌: a player who could 吃 or 碰 the card and did neither may not 吃/碰 it again;
-        a passed 碰 also makes a later own draw of it a 臭偎 (seed 000 ⑴). Taking it oneself, or
-        not being asked because a higher claim took it, is no pass."""
+        """§5.6 臭牌: a player who could 吃 or 碰 the card and did neither may not 吃/碰 it again
+        (a passed 碰 may still be 吃 where ``[play].passed_peng_chi``); a passed 碰 also makes a
+        later own draw of it a 臭偎 (seed 000 ⑴). Taking it oneself, or not being asked because
+        a higher claim took it, is no pass."""
         for s, was_peng in passed:
             if s == taker:
                 continue
-            self.players[s].chou.add(c)
             if was_peng:
                 self.players[s].passed_peng.add(c)
+            # 大字牌: a passed 碰 bars only later 碰 (seed 004 篇4 "不可以碰，但可以吃")
+            if not (was_peng and self.P[p.PASSED_PENG_CHI] == 1):
+                self.players[s].chou.add(c)
 
     def offer_chi(self, s: int, c: int, passed: list[tuple[int, bool]]) -> bool:
-        """Optional 吃 with its 比 (§5.4–§5.5, ``chi.chi_options``); a pass is noted."""
+        """Optional 吃 with its 比 (§5.4–§5.5, ``chi.chi_options``) among the options that
+        leave a card to discard (§5.3); a pass is noted."""
         pl = self.players[s]
         if c in pl.chou:
             return False
-        opts = chi_options(pl.hand, c)
+        opts = [o for o in chi_options(pl.hand, c) if leaves_discard(pl.hand, c, o)]
         if not opts:
             return False
         i = self.policies[s].chi(self, s, c, opts)

@@ -2,7 +2,9 @@
 
 Players ``0..n-1`` keep their identity for the whole match; seats are relative to the dealer, as
 in the engines (seat 0 deals), so seat ``s`` is player ``(dealer + s) % n`` and each player's
-policy follows them around the table. After each hand ``settle`` gives the payments (added to
+policy follows them around the table. With a 数信 sitter (``[layout].sitter``) four players
+sit round the table and the dealer's opposite sits out each hand (``table_of``), so the role
+moves with the deal (RULES.md §7.3). After each hand ``settle`` gives the payments (added to
 the players' running totals, RULES.md §7.2) and the next dealer: the winner deals; after a 荒庄
 the dealer stays, or passes to the 下家 on the variant's ``dealer_passes_after_huangzhuang``-th
 荒庄 in a row (seed 000 ⑴), the streak being carried in ``HandResult.huangzhuang_streak``. The
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +41,7 @@ from numba import njit
 from ..chunks import check_count, check_seed, chunk_keys
 from ..kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from ..kernels.rng import deal_state
-from ..settle import HOWS, HandResult, settle_counts
+from ..settle import HandResult, settle_counts
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from .policies import POLICIES, as_policy, is_named
@@ -73,7 +76,13 @@ class EndRule:
             return -1 if self.played >= self.hands else None
         if r.winner < 0:
             return None
-        w = r.winner
+        done = [p for p in (self._win(r.winner, r.huxi),
+                            *(self._win(c.seat, r.huxi) for c in r.cowinners)) if p is not None]
+        return done[0] if done else None
+
+    def _win(self, w: int, huxi: int) -> int | None:
+        """One player's win of ``huxi`` 胡息: the player if it ends the match."""
+        r = HandResult(seats=1, dealer=0, winner=w, huxi=huxi)
         if self.goal == "hu100":
             self.huxi[w] += r.huxi
             return w if self.huxi[w] >= self.target else None
@@ -115,9 +124,10 @@ def _deck(key: int, h: int, deck: np.ndarray) -> np.ndarray:
     return deck
 
 
-def _hand(v: Variant, key: int, h: int, pols: list, engine: str, scratch) -> tuple:
-    """Play hand ``h`` with policies per seat: ``(winner seat, how, payer seat, huxi, reds,
-    bigs, smalls, all_pungs, tianhu, dihu, haidi, fanxing, draws)`` (settle.ROW_FIELDS + draws)."""
+def _hand(v: Variant, key: int, h: int, pols: list, engine: str,
+          scratch) -> tuple[HandResult, int, int, int, int]:
+    """Play hand ``h`` with policies per seat: ``(HandResult, reds, bigs, smalls, draws)``,
+    seats relative to the dealer (seat 0), as ``settle.settle_counts`` takes them."""
     if engine == "reference":
         from ..cards import IS_BIG, IS_RED
         from ..reference import shuffled_deck
@@ -128,17 +138,25 @@ def _hand(v: Variant, key: int, h: int, pols: list, engine: str, scratch) -> tup
         out = game.play()
         r = hand_result(game, out)
         c = np.array(r.cards if r.winner >= 0 else [0] * 20)
-        return (r.winner, HOWS.index(r.how) + 1 if r.how else 0, r.payer, r.huxi,
-                int(c[IS_RED].sum()), int(c[IS_BIG].sum()), int(c[~IS_BIG].sum()), r.all_pungs,
-                r.tianhu, r.dihu, r.haidi, r.fanxing, out.draws)
+        return (r, int(c[IS_RED].sum()), int(c[IS_BIG].sum()), int(c[~IS_BIG].sum()),
+                out.draws)
     from ..kernels import play as kp
+    from .balance import row_result
 
     codes = [kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols]
     _, o = kp.play_one(v, _deck(key, h, scratch[1]), codes, key, h, scratch[0])
-    return (int(o[kp.O_WINNER]), int(o[kp.O_HOW]), int(o[kp.O_PAYER]), int(o[kp.O_HUXI]),
-            int(o[kp.O_RED]), int(o[kp.O_BIG]), int(o[kp.O_TOTAL] - o[kp.O_BIG]),
-            bool(o[kp.O_ALL_PUNGS]), bool(o[kp.O_TIANHU]), bool(o[kp.O_DIHU]),
-            bool(o[kp.O_HAIDI]), int(o[kp.O_FANXING]), int(o[kp.O_DRAWS]))
+    return (*row_result(v, o), int(o[kp.O_DRAWS]))
+
+
+def table_of(v: Variant, dealer: int) -> tuple[list[int], int]:
+    """The player at each active seat (seat 0 deals, then turn order) and the 数信 sitter
+    (-1 without one). With a sitter four players sit round the table and the dealer's
+    opposite sits out, so the role moves with the deal (RULES.md §7.3; seeds 000 ⑼, 001
+    "以后谁胡牌谁就是庄家，对家数信")."""
+    n = v.layout.players
+    if not v.layout.sitter:
+        return [(dealer + s) % n for s in range(n)], -1
+    return [dealer, (dealer + 1) % 4, (dealer + 3) % 4], (dealer + 2) % 4
 
 
 def _run(v: Variant, seed: int, m: int, goal: str, hands: int, target: int, pols: list,
@@ -146,50 +164,58 @@ def _run(v: Variant, seed: int, m: int, goal: str, hands: int, target: int, pols
          record: list | None = None) -> dict:
     """Play match ``m``; returns its per-match row; appends per-hand rows to ``record``."""
     n, key = v.layout.players, int(chunk_keys(seed, m, 1)[0])
-    rule = EndRule(goal, n, hands, target)
-    width = n + (1 if v.layout.sitter else 0)
-    totals, won, huxi = [0] * width, [0] * n, [0] * n
+    people = n + (1 if v.layout.sitter else 0)
+    rule = EndRule(goal, people, hands, target)
+    totals, won, huxi = [0] * people, [0] * people, [0] * people
     dealer, streak, huang, changes, winner, ended, h = first, 0, 0, 0, -1, False, 0
     for h in range(max_hands):
-        f = _hand(v, key, h, [pols[(dealer + s) % n] for s in range(n)], engine, scratch)
-        w = (dealer + f[0]) % n if f[0] >= 0 else -1
-        r = HandResult(seats=n, dealer=dealer, winner=w, huxi=f[3], how=HOWS[f[1] - 1] if
-                       w >= 0 else "", payer=(dealer + f[2]) % n if f[2] >= 0 else -1,
-                       all_pungs=f[7], tianhu=f[8], dihu=f[9], haidi=f[10], fanxing=f[11],
-                       huangzhuang_streak=streak)
-        ck = (r, f[4:7])
+        at, sitter = table_of(v, dealer)
+        r, reds, bigs, smalls, draws = _hand(v, key, h, [pols[at[s]] for s in range(n)],
+                                             engine, scratch)
+        r = dataclasses.replace(r, huangzhuang_streak=streak)
+        ck = (r, reds, bigs, smalls)
         if ck not in cache:
-            cache[ck] = settle_counts(v, r, *f[4:7])
+            cache[ck] = settle_counts(v, r, reds, bigs, smalls)
         money = cache[ck]
-        totals = [t + q for t, q in zip(totals, money.payments)]
-        if w >= 0:
-            won[w] += 1
-            huxi[w] += r.huxi
+        pay = [0] * people
+        for s in range(n):
+            pay[at[s]] += money.payments[s]
+        if sitter >= 0:
+            pay[sitter] += money.payments[n]
+        totals = [t + q for t, q in zip(totals, pay)]
+        # the hand in players: every winner of a shared win at the deal counts (RULES.md §6)
+        w = at[r.winner] if r.winner >= 0 else -1
+        rp = dataclasses.replace(r, dealer=dealer, winner=w,
+                                 payer=at[r.payer] if r.payer >= 0 else -1,
+                                 cowinners=tuple(dataclasses.replace(c, seat=at[c.seat])
+                                                 for c in r.cowinners))
+        for x in ([w] if w >= 0 else []) + [c.seat for c in rp.cowinners]:
+            won[x] += 1
+            huxi[x] += r.huxi
         huang += w < 0
+        nxt = at[money.next_dealer]
         if record is not None:
-            record.append({"match": m, "hand": h, "dealer": dealer, "winner": w, "how": r.how
-                           or None, "payer": r.payer, "huxi": r.huxi, "fanxing": r.fanxing,
-                           "draws": f[12], "huangzhuang_streak": streak,
-                           "next_dealer": money.next_dealer,
-                           **{f"pay_p{i}": money.payments[i] for i in range(n)},
-                           **({"pay_sitter": money.payments[n]} if width > n else {}),
-                           **{f"total_p{i}": totals[i] for i in range(n)}})
-        changes += money.next_dealer != dealer
-        dealer, streak = money.next_dealer, (streak + 1 if w < 0 else 0)
-        got = rule.add(r)
+            record.append({"match": m, "hand": h, "dealer": dealer,
+                           **({"sitter": sitter} if sitter >= 0 else {}), "winner": w,
+                           "cowinners": [c.seat for c in rp.cowinners], "how": r.how or None,
+                           "payer": rp.payer, "huxi": r.huxi, "fanxing": r.fanxing,
+                           "draws": draws, "huangzhuang_streak": streak, "next_dealer": nxt,
+                           **{f"pay_p{i}": pay[i] for i in range(people)},
+                           **{f"total_p{i}": totals[i] for i in range(people)}})
+        changes += nxt != dealer
+        dealer, streak = nxt, (streak + 1 if w < 0 else 0)
+        got = rule.add(rp)
         if got is not None:
             winner, ended = got, True
             break
     if goal == "hands":
-        top = max(totals[:n])
-        winner = totals.index(top) if totals[:n].count(top) == 1 else -1
+        top = max(totals)
+        winner = totals.index(top) if totals.count(top) == 1 else -1
     row = {"match": m, "first_dealer": first, "hands": h + 1, "ended": ended,
            "winner": winner, "huangzhuang": huang, "dealer_changes": changes}
-    row.update({f"total_p{i}": totals[i] for i in range(n)})
-    if v.layout.sitter:
-        row["total_sitter"] = totals[n]
-    row.update({f"wins_p{i}": won[i] for i in range(n)})
-    row.update({f"huxi_p{i}": huxi[i] for i in range(n)})
+    row.update({f"total_p{i}": totals[i] for i in range(people)})
+    row.update({f"wins_p{i}": won[i] for i in range(people)})
+    row.update({f"huxi_p{i}": huxi[i] for i in range(people)})
     return row
 
 
@@ -198,8 +224,9 @@ class MatchResult:
     """``simulate_matches`` output: ``matches`` (one row per match: ``match, first_dealer,
     hands, ended`` (goal reached within ``max_hands``), ``winner`` (player, -1 none),
     ``huangzhuang`` (荒庄 hands), ``dealer_changes``, ``total_pK`` (final points in the
-    variant's unit; with ``total_sitter`` they sum to 0), ``wins_pK``, ``huxi_pK`` (胡息 of
-    won hands)), ``summary`` (``metric, player, count, n, rate, ci_low, ci_high`` Wilson 95%,
+    variant's unit; they sum to 0), ``wins_pK``, ``huxi_pK`` (胡息 of won hands); with a
+    数信 sitter there are four players, the dealer's opposite sitting out each hand),
+    ``summary`` (``metric, player, count, n, rate, ci_low, ci_high`` Wilson 95%,
     ``mean, se``) and the run's identity for the Parquet metadata."""
 
     variant: str
@@ -272,7 +299,7 @@ def _setup(variant, seed, goal, hands, target, policies, engine, first_dealer, m
     v = load_variant(variant)
     seed = check_seed(seed)
     EndRule(goal, 1, hands, target)  # checks goal, hands, target
-    n = v.layout.players
+    n = v.layout.players + (1 if v.layout.sitter else 0)  # players at the table
     pols = [policies] * n if isinstance(policies, str) else list(policies)
     if len(pols) != n or any(isinstance(x, str) and x not in POLICIES for x in pols):
         raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {n} (one "
@@ -302,11 +329,13 @@ def play_match(variant: str | os.PathLike | Variant, seed: int, match: int = 0, 
                policies: str | Sequence[object] = "greedy", engine: str = "numba",
                first_dealer: int | str = 0, max_hands: int = 1000) -> pl.DataFrame:
     """Play match ``match`` of ``seed`` and return its hands, one row each: ``match, hand,
-    dealer, winner`` (players; -1 荒庄), ``how``, ``payer`` (player or -1), ``huxi``,
-    ``fanxing``, ``draws``, ``huangzhuang_streak`` (荒庄 in a row before the hand),
-    ``next_dealer``, ``pay_pK`` (this hand's points of player K, variant's unit; with
-    ``pay_sitter`` where the variant has a 数信 sitter they sum to 0) and ``total_pK`` (running
-    totals). Arguments as ``simulate_matches``; also ValueError for a negative ``match``."""
+    dealer``, ``sitter`` (the player sitting out as 数信, where the variant has one: the
+    dealer's opposite), ``winner`` (players; -1 荒庄), ``cowinners`` (the other winners of a
+    shared win at the deal), ``how``, ``payer`` (player or -1), ``huxi``, ``fanxing``,
+    ``draws``, ``huangzhuang_streak`` (荒庄 in a row before the hand), ``next_dealer``,
+    ``pay_pK`` (this hand's points of player K, variant's unit; they sum to 0) and ``total_pK``
+    (running totals). Arguments as ``simulate_matches``; also ValueError for a negative
+    ``match``."""
     v, seed, n, pols, scratch = _setup(variant, seed, goal, hands, target, policies, engine,
                                        first_dealer, max_hands)
     check_count(match, "match")
@@ -314,7 +343,8 @@ def play_match(variant: str | os.PathLike | Variant, seed: int, match: int = 0, 
     record: list[dict] = []
     _run(v, seed, match, goal, hands, target, pols, engine, first, max_hands, scratch, {},
          record)
-    return pl.DataFrame(record, schema_overrides={"how": pl.String})
+    return pl.DataFrame(record, schema_overrides={"how": pl.String,
+                                                  "cowinners": pl.List(pl.Int64)})
 
 
 def simulate_matches(variant: str | os.PathLike | Variant, matches: int, seed: int, *,

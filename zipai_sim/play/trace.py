@@ -6,27 +6,30 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+import numpy as np
+
+from ..cards import IS_BIG, IS_RED
 from ..chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
-from ..reference import best, shuffled_deck
-from ..settle import HandResult, Settlement, settle
+from ..reference import shuffled_deck
+from ..settle import CoWinner, HandResult, Settlement, settle
 from ..variants import Variant, load_variant
 from .engine import Game, Outcome
 from .policies import as_policy
 
 
 def hand_result(game: Game, out: Outcome) -> HandResult:
-    """The settlement input for a finished hand (``zipai_sim.settle``); 对子胡 (no run, 二七十
-    or 绞 in the winning hand) is read from the winner's table groups and hand."""
+    """The settlement input for a finished hand (``zipai_sim.settle``): 对子胡 as the engine
+    found it (``Outcome.all_pungs``), the other winners of a shared win at the deal."""
     if out.winner < 0:
         return HandResult(seats=game.seats, dealer=0, winner=-1)
-    pl = game.players[out.winner]
-    inc = out.win_card if game.claimed is not None else -1
-    _, groups = best(pl.hand, game.P, inc, out.how == "zimo", pl.table_huxi(), pl.fours())
-    runs = {"shun", "erqishi", "jiao"}
-    pungs = all(m.name != "chi" for m in pl.melds) and not any(g.name in runs for g in groups)
+    co = tuple(CoWinner(c.seat, int(np.asarray(c.cards)[IS_RED].sum()),
+                        int(np.asarray(c.cards)[IS_BIG].sum()),
+                        int(np.asarray(c.cards)[~IS_BIG].sum()), c.all_pungs, c.fanxing)
+               for c in out.cowinners)
     return HandResult(seats=game.seats, dealer=0, winner=out.winner, huxi=out.huxi,
-                      cards=out.cards, how=out.how, payer=out.payer, all_pungs=bool(pungs),
-                      tianhu=out.tianhu, dihu=out.dihu, haidi=out.haidi, fanxing=out.fanxing)
+                      cards=out.cards, how=out.how, payer=out.payer, all_pungs=out.all_pungs,
+                      tianhu=out.tianhu, dihu=out.dihu, haidi=out.haidi, fanxing=out.fanxing,
+                      cowinners=co)
 
 
 def play_seeded(variant: str | os.PathLike | Variant, seed: int, deal: int = 0,
@@ -50,8 +53,10 @@ def play_seeded(variant: str | os.PathLike | Variant, seed: int, deal: int = 0,
     out = game.play()
     money: Settlement = settle(v, hand_result(game, out))
     if out.winner >= 0:
-        game.log.append(f"result: seat {out.winner} wins ({out.how}), {out.huxi} 胡息"
-                        + (f", 翻信 {out.fanxing}" if v.fanxing.enabled else ""))
+        also = "".join(f" and seat {c.seat}" for c in out.cowinners)
+        fx = f", 翻信 {out.fanxing}" if v.fanxing.enabled else ""
+        game.log.append(f"result: seat {out.winner}{also} win{'' if also else 's'} ({out.how}),"
+                        f" {out.huxi} 胡息{fx}")
     else:
         game.log.append("result: 荒庄")
     named = ", ".join(f"{n} {x}" for n, x in money.mingtang)

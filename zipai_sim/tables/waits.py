@@ -132,8 +132,9 @@ def parse_melds(melds: str | Sequence[str | tuple[str, str]] | None,
 
 def _wait_rows(hand: np.ndarray, melds: list[Meld], P: tuple) -> list[dict]:
     """Completing kinds and their 胡息 by source (own draw, another's draw, a discard), §6 as
-    ``play.engine.Game.win_huxi``: the card joins the hand, or turns a table 偎 into a 提 (own) /
-    跑 (another's), or a 碰 into a 跑 (a drawn card only)."""
+    ``play.engine.Game.placements``: the card joins the hand, or turns a table 偎 into a 提
+    (own) / 跑 (another's), or a 碰 into a 跑 (a drawn card only). Such a forced group binds the
+    winner: the card may go to the hand instead only for a 跑 with 抢招和."""
     th = sum(m.huxi for m in melds)
     fo = sum(1 for m in melds if len(m.cards) == 4)
     work = np.zeros(khand.WORK, np.int64)
@@ -156,7 +157,8 @@ def _wait_rows(hand: np.ndarray, melds: list[Meld], P: tuple) -> list[dict]:
                     continue
                 up = P[_PTS[new] + (1 if k >= 10 else 0)]
                 r = int(khand.eval_hand(hand, -1, 1, th - m.huxi + up, fo + 1, P, work))
-                hx[src] = max(hx[src], r)
+                free_ok = new == "pao" and P[p.QIANGZHAO] == 1
+                hx[src] = max(hx[src], r) if free_ok else r
         if max(hx.values()) >= 0:
             rows.append({"card": card_name(k), "kind": k,
                          **{f"huxi_{s}": (v if v >= 0 else None) for s, v in hx.items()},
