@@ -263,13 +263,17 @@ def _rows_frame(v: Variant, block: np.ndarray) -> pl.DataFrame:
         "instant": [kp.INSTANT_NAMES[int(x)] for x in col["instant"]], "draws": col["draws"],
         "win_card": [card_name(int(x)) if x >= 0 else None for x in col["win_card"]],
         "reds": col["reds"], "bigs": col["bigs"], "cards": col["cards"],
-        "all_pungs": col["all_pungs"].astype(bool)}
+        "all_pungs": col["all_pungs"].astype(bool),
+        # a shared win at the deal: the other winners (RULES.md §6), usually none
+        "cowinners": [[int(r[o + kp.O_CO + q * kp.CO_COLS + kp.CO_SEAT])
+                       for q in range(int(r[o + kp.O_NCO]))] for r in block]}
     for s in range(seats):
         data[f"pay_seat{s}"] = block[:, u + 2 + s]
     if v.layout.sitter:
         data["pay_sitter"] = block[:, u + 2 + seats]
     schema = {k: (pl.String if k in ("variant", "how", "instant", "win_card") else
-                  pl.Boolean if k in ("tianhu", "dihu", "haidi", "all_pungs") else pl.Int64)
+                  pl.Boolean if k in ("tianhu", "dihu", "haidi", "all_pungs") else
+                  pl.List(pl.Int64) if k == "cowinners" else pl.Int64)
               for k in data}
     return pl.DataFrame(data, schema=schema)
 
@@ -333,7 +337,8 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
     discarder of a 放炮, else -1), ``huxi``, ``units`` and ``fanxing_units`` (variant's unit,
     RULES.md §7), ``fanxing`` (matches), ``tianhu``/``dihu``/``haidi``, ``instant`` (santi /
     wukan / ""), ``draws``, ``win_card``, the winner's ``reds``/``bigs``/``cards`` counts,
-    ``all_pungs`` and ``pay_seat0 …`` (+ ``pay_sitter``), which sum to 0. The sample is the same
+    ``all_pungs``, ``cowinners`` (the other winners of a shared win at the deal) and
+    ``pay_seat0 …`` (+ ``pay_sitter``), which sum to 0. The sample is the same
     for any thread count and either engine; it adds ``K`` rows per chunk (the totals stay flat).
     Raises ValueError for bad counts, seeds, policy or engine names; VariantError.
 
