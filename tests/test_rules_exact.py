@@ -234,3 +234,16 @@ def test_sitter_is_the_new_dealers_opposite_in_matches(tmp_path):
     assert (sat >= 0).all()
     assert m["sitter"].n_unique() > 1  # the role moved with the deal
     assert (m["dealer"][1:].to_numpy() == m["next_dealer"][:-1].to_numpy()).all()
+
+
+def test_calculator_waits_respect_forced_groups():
+    """The 听 table reads §6 as the engines do: with 偎 五五五 on the table, a 五 makes a 提 (own
+    draw) or a 跑 (another's card), and the hand 四六 + five groups is not complete with either;
+    only 抢招和 (八一) lets another player's 五 go into 四五六 (偎 3 + 一二三 3 + 壹贰叁 6 = 12)."""
+    from zipai_sim.tables import calculate
+
+    hand = "四六 一二三 壹贰叁 七八九 肆伍陆 柒捌玖"
+    hy = calculate(hand, "hunan-hengyang", melds="偎 五五五")
+    assert "五" not in hy["card"].to_list()
+    r = calculate(hand, "guangxi-81", melds="偎 五五五").filter(card="五").row(0, named=True)
+    assert (r["huxi_self"], r["huxi_drawn"], r["huxi_discard"]) == (None, 12, 12)

@@ -53,6 +53,8 @@ class Observation:
     - ``beside``: per seat, the face-up cards beside it (own discards and unused own draws), in
       order.
     - ``chou``: kinds the observer may no longer 吃/碰 (臭牌, own discards included, §5.6).
+    - ``no_peng``: kinds whose 碰 the observer passed: no longer 碰 (and a later own draw onto
+      the pair is a 臭偎); in 大字牌 still 吃 (``[play].passed_peng_chi``, seed 004 篇4).
     - ``stock``: cards left in the stock; ``draws``: stock cards drawn so far.
     - ``liangzhang``: the dealer's shown 亮张 kind (public, RULES.md §2).
     - ``pending``: the card on offer when it lies in no hand, group or beside pile (a discard or
@@ -70,6 +72,7 @@ class Observation:
     melds: tuple[tuple[Shown, ...], ...]
     beside: tuple[tuple[int, ...], ...]
     chou: frozenset[int]
+    no_peng: frozenset[int]
     stock: int
     draws: int
     liangzhang: int
@@ -104,5 +107,6 @@ def observe(game, seat: int, card: int = -1) -> Observation:
         variant=game.v.key, threshold=int(game.P[p.THRESHOLD]), seats=game.seats, seat=seat,
         dealer=0, hand=tuple(int(x) for x in me.hand), hand_sizes=sizes, melds=melds,
         beside=tuple(tuple(pl.beside) for pl in game.players), chou=frozenset(me.chou),
-        stock=len(game.stock), draws=game.draws, liangzhang=game.liangzhang,
+        no_peng=frozenset(me.passed_peng), stock=len(game.stock), draws=game.draws,
+        liangzhang=game.liangzhang,
         pending=int(card) if placed < DECK_CARDS else -1)
