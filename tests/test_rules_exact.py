@@ -5,6 +5,8 @@ The reference engine plays them with scripted policies; the numba kernel plays t
 where the scenario does not hang on a scripted choice (the two engines agree move for move on
 every shipped policy: test_play_kernel.py)."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from test_play import Script, lines, stacked
@@ -13,7 +15,7 @@ import zipai_sim as zs
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.engine import Game
 from zipai_sim.play.trace import hand_result
-from zipai_sim.settle import settle
+from zipai_sim.settle import CoWinner, HandResult, settle, settle_counts
 
 
 class Seq(Script):
@@ -115,7 +117,6 @@ def test_only_kan_left_skips_the_owed_discard():
     assert log[i + 1].startswith("2: draws")
     hand = g.players[1].hand
     assert all(n in (0, 3) for n in hand)
-    import dataclasses
     v2 = dataclasses.replace(v, play=dataclasses.replace(v.play, only_kan_discard="break_kan"))
     g = Game(v2, deck, [Script([4]), Seq([8], chi=[0]), Script()], 0, 0)
     g.play()
@@ -247,3 +248,37 @@ def test_calculator_waits_respect_forced_groups():
     assert "五" not in hy["card"].to_list()
     r = calculate(hand, "guangxi-81", melds="偎 五五五").filter(card="五").row(0, named=True)
     assert (r["huxi_self"], r["huxi_drawn"], r["huxi_discard"]) == (None, 12, 12)
+
+
+def test_shared_win_pays_each_winner_once_without_the_zimo_multiplier():
+    """Seed 000 ⑻ "各给予两家一倍的油数" worked by hand (RULES.md §7.1): 八一, two 三提 of 27 胡
+    = 5 舵 each; the 自摸 ×2 is not applied ("一倍"): seat 2 pays 5 to each. 常德: 1 + ⌊(27 −
+    15)/3⌋ = 5 囤, + 1 自摸 = 6, × 天胡 (dealer) or 地胡 (seat 1) 6 番 = 36 each (4 reds: no
+    colour 名堂)."""
+    co = (CoWinner(1, reds=4, bigs=0, smalls=20),)
+    r = HandResult(seats=3, dealer=0, winner=0, huxi=27, how="zimo", tianhu=True, cowinners=co)
+    assert settle_counts("guangxi-81", r, 4, 0, 21).payments == (5, 5, -10)
+    money = settle_counts("changde-paohuzi", r, 4, 0, 21)
+    assert money.payments == (36, 36, -72) and money.next_dealer == 0
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"cowinners": (2,)}, "tuple of CoWinner"),
+    ({"cowinners": ("x",)}, "tuple of CoWinner"),
+    ({"how": "fangpao", "payer": 1, "tianhu": False, "winner": 2,
+      "cowinners": (CoWinner(0, 4, 0, 21),)}, "how must be 'zimo'"),
+    ({"winner": 1, "tianhu": False, "dihu": True}, "first of a shared win"),
+])
+def test_shared_win_bad_input_is_named(change, message):
+    base = HandResult(seats=3, dealer=0, winner=0, huxi=27, how="zimo", tianhu=True,
+                      cowinners=(CoWinner(2, 4, 0, 20),))
+    if change.get("winner") == 1:
+        base = dataclasses.replace(base, cowinners=(CoWinner(0, 4, 0, 21),))
+    with pytest.raises(ValueError, match=message):
+        settle_counts("guangxi-dazipai", dataclasses.replace(base, **change), 4, 0, 21)
+    with pytest.raises(ValueError, match="cannot be a winner's cards"):
+        settle_counts("guangxi-dazipai", dataclasses.replace(
+            base, cowinners=(CoWinner(2, 30, 40, 40),)), 4, 0, 21)
+    with pytest.raises(ValueError, match="cowinners"):
+        settle_counts("guangxi-dazipai", HandResult(seats=3, dealer=0, winner=-1,
+                                                    cowinners=(CoWinner(2, 4, 0, 20),)), 0, 0, 0)

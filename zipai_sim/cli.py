@@ -545,11 +545,13 @@ def build_parser() -> argparse.ArgumentParser:
     ma.add_argument("--target", type=int, default=None,
                     help="胡 to reach for --goal hu100 (default: 100)")
     ma.add_argument("--policies", nargs="+", choices=("greedy", "random"), default=["greedy"],
-                    help="one policy for every player, or one per player (default: greedy)")
+                    help="one policy for every player, or one per player: four with a 数信 "
+                    "sitter, who sit out in turn (default: greedy)")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ma.add_argument("--first-dealer", default="0",
-                    help="player who deals the first hand, or 'rotate' (default: 0)")
+                    help="player who deals the first hand (0..3 with a 数信 sitter), or "
+                    "'rotate' (default: 0)")
     ma.add_argument("--max-hands", type=int, default=1000,
                     help="stop a match that has not reached its goal (default: %(default)s)")
     ma.add_argument("--out", type=Path, default=None,

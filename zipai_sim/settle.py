@@ -201,8 +201,9 @@ def _check(v: Variant, r: HandResult, counted: bool = False) -> np.ndarray | Non
         _fail(f"huangzhuang_streak must be ≥ 0, got {r.huangzhuang_streak}")
     if r.winner == -1:
         if r.how or r.payer != -1 or r.huxi or r.fanxing or r.all_pungs or r.tianhu or r.dihu \
-                or r.haidi:
-            _fail("a 荒庄 (winner = -1) must leave how, payer, huxi, fanxing and the flags unset")
+                or r.haidi or r.cowinners:
+            _fail("a 荒庄 (winner = -1) must leave how, payer, huxi, fanxing, cowinners and the "
+                  "flags unset")
         return _cards(r.cards) if len(r.cards) else None
     cards = None if counted else _cards(r.cards)
     if cards is not None and cards.sum() == 0:
@@ -230,20 +231,40 @@ def _check(v: Variant, r: HandResult, counted: bool = False) -> np.ndarray | Non
     if r.haidi and (r.tianhu or r.dihu or r.how == "fangpao"):
         _fail("海底 is a win on the last stock card: not with 天胡, 地胡 or a discard")
     if r.cowinners:
-        seats = [r.winner] + [c.seat for c in r.cowinners]
-        if r.how != "zimo" or r.haidi:
-            _fail("a shared win (cowinners) is a win at the deal: how = 'zimo', not 海底")
-        if len(set(seats)) != len(seats) or not all(0 <= x < n for x in seats):
-            _fail(f"cowinners must be distinct seats 0..{n - 1} other than the winner, "
-                  f"got {seats[1:]}")
-        if r.dealer in seats[1:]:
-            _fail("the dealer of a shared win is the first winner (winner), not a cowinner")
-        for c in r.cowinners:
-            if min(c.reds, c.bigs, c.smalls, c.fanxing) < 0 or c.reds > c.bigs + c.smalls:
-                _fail(f"cowinner counts must be ≥ 0 with reds ≤ bigs + smalls, got {c}")
-            if c.fanxing and not v.fanxing.enabled:
-                _fail(f"cowinner fanxing = {c.fanxing} but {v.key} has no 翻信")
+        _check_cowinners(v, r)
     return cards
+
+
+def _check_cowinners(v: Variant, r: HandResult) -> None:
+    """Raise ValueError for the other winners of a shared win at the deal that cannot be."""
+    n = v.layout.players
+    if not isinstance(r.cowinners, tuple) or not all(isinstance(c, CoWinner)
+                                                      for c in r.cowinners):
+        _fail(f"cowinners must be a tuple of CoWinner, got {r.cowinners!r}")
+    for c in r.cowinners:
+        for name in ("seat", "reds", "bigs", "smalls", "fanxing"):
+            x = getattr(c, name)
+            if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
+                _fail(f"cowinner {name} must be an integer, got {x!r}")
+        if not (0 <= c.reds <= 24 and 0 <= c.bigs <= 40 and 0 <= c.smalls <= 40
+                and 0 < c.bigs + c.smalls and c.reds <= c.bigs + c.smalls):
+            _fail(f"cowinner card counts reds={c.reds}, bigs={c.bigs}, smalls={c.smalls} cannot "
+                  "be a winner's cards (RULES.md §1: 24 red, 40 big and 40 small cards)")
+        if c.fanxing < 0 or (c.fanxing and not v.fanxing.enabled):
+            _fail(f"cowinner fanxing = {c.fanxing}: must be ≥ 0, and 0 where the variant has "
+                  f"no 翻信")
+    if r.how != "zimo":
+        _fail(f"a shared win (cowinners) is a win at the deal: how must be 'zimo', got {r.how!r}")
+    if r.haidi:
+        _fail("a shared win (cowinners) is a win at the deal: not 海底")
+    seats = [r.winner] + [c.seat for c in r.cowinners]
+    if len(set(seats)) != len(seats) or not all(0 <= x < n for x in seats):
+        _fail(f"cowinners must be distinct seats 0..{n - 1} other than the winner, "
+              f"got {seats[1:]}")
+    order = [(x - r.dealer) % n for x in seats]
+    if order[0] != min(order):
+        _fail(f"winner must be the first of a shared win's winners in turn order from the "
+              f"dealer: winner {r.winner}, cowinners {seats[1:]}, dealer {r.dealer}")
 
 
 def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Settlement:
@@ -269,9 +290,15 @@ def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Set
     >>> settle("guangxi-81", HandResult(seats=3, dealer=0, winner=-1)).payments   # 荒庄
     (-4, 2, 2)
 
+    A shared win at the deal (``result.cowinners``, RULES.md §6 "equal points, both win"): each
+    player who did not win pays each winner once what one loser pays on that winner's 自摸,
+    without the 自摸 multiplier (seed 000 ⑻ "各给予两家一倍的油数"); units, 翻信 units and 名堂
+    of the Settlement are the first winner's.
+
     Raises ValueError for inconsistent input (seat out of range, 放炮 without payer, payer ==
-    winner, cards not 20 counts of 0..4, 翻信 where the variant has none, …) and for 荒庄 knobs
-    that do not sum to 0.
+    winner, cards not 20 counts of 0..4, 翻信 where the variant has none, cowinners that are not
+    distinct seats after the winner in turn order, with impossible card counts, or with a
+    discard / 海底 / 荒庄, …) and for 荒庄 knobs that do not sum to 0.
     """
     v = load_variant(variant)
     s, n, r = v.settle, v.layout.players, result
@@ -353,11 +380,13 @@ def _settle_win(v: Variant, r: HandResult, reds: int, bigs: int, smalls: int) ->
 def _settle_shared(v: Variant, r: HandResult, reds: int, bigs: int,
                    smalls: int) -> Settlement:
     """A shared win at the deal (RULES.md §6, seed 000 ⑻ "两家皆胡，没有胡的那一家最后各给予两家
-    一倍的油数"): each player who did not win pays each winner once what one loser pays on that
-    winner's 自摸 (units and 翻信); the 数信 sitter gets each winner's shares. The Settlement's
-    units, 翻信 units and 名堂 are the first winner's; the next dealer is the first winner (the
-    dealer when the dealer is among them, decisions.md)."""
+    一倍的油数"): each player who did not win pays each winner once ("一倍") what one loser pays
+    on that winner's 自摸 without the 自摸 multiplier (units with 名堂 and 自摸 bonus, and 翻信);
+    the 数信 sitter gets each winner's shares. The Settlement's units, 翻信 units and 名堂 are
+    the first winner's; the next dealer is the first winner (the dealer when the dealer is among
+    them, decisions.md)."""
     n = v.layout.players
+    v = dataclasses.replace(v, settle=dataclasses.replace(v.settle, zimo_multiplier=1))
     solo = [(r.winner, dataclasses.replace(r, cowinners=()), (reds, bigs, smalls))]
     for c in r.cowinners:
         one = dataclasses.replace(r, winner=c.seat, cowinners=(), tianhu=False, dihu=True,
@@ -392,7 +421,9 @@ def settle_rows(variant: Variant | str | os.PathLike[str], rows: np.ndarray,
     int64[n, seats (+1 sitter)], units: int64[n, 2])`` (win units, 翻信 units).
 
     Each distinct row is settled once by the same code as `settle` (hands repeat a lot: 胡息,
-    red count and flags take few values), so this is exact and fast for millions of hands.
+    red count and flags take few values), so this is exact and fast for millions of hands. A
+    row holds one winner: a shared win at the deal (``HandResult.cowinners``) is settled with
+    `settle_counts` (``play.balance.settle_outcomes`` does so for kernel rows).
 
     >>> rows = np.array([[1, 2, 2, 18, 9, 12, 9, 0, 0, 0, 0, 0],   # seat 1: 18 胡 on 2's discard
     ...                  [-1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0]])  # 荒庄

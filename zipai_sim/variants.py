@@ -298,7 +298,9 @@ def _build_fields(cls: type, table: Any, where: str, sec: str | None) -> dict[st
         dotted = f"{label}.{name}" if sec else name
         if m["kind"] == "section":
             if name not in table:
-                raise VariantError(f"{where}: missing section [{name}]")
+                raise VariantError(f"{where}: missing section [{name}] (every section of the "
+                                   "shipped files is required: `zipai-sim variants show "
+                                   "guangxi-81` prints them with their knobs)")
             out[name] = _SECTIONS[name](**_build_fields(_SECTIONS[name], table[name], where, name))
             continue
         if name not in table:

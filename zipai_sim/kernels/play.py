@@ -503,8 +503,9 @@ def _all_pungs(P, S, s, c, flags, hx):
     """1 when the winner holds no 吃 group and the win at ``hx`` 胡息 is made with 坎/提/偎/碰/跑
     only (+ the pair the pair rule owes): some placement of the winning card that reaches
     ``hx`` leaves the free hand cards empty or exactly one pair. Placements are those of
-    ``Game.win_huxi``: the card completes a 坎 (提/跑), a pair (偎/碰) or stays free, or completes
-    a table 偎 (提/跑) or, drawn, a 碰 (跑)."""
+    ``Game.placements``: the card completes a table 偎 (提/跑) or, drawn, a 碰 (跑), and only
+    where that group is not forced (none, or a 跑 under 抢招和) may it go to the hand: completing
+    a 坎 (提/跑), a pair (偎/碰) or staying free."""
     hands, melds, ints, tmp = S[0], S[2], S[3], S[6]
     own = (flags & F_OWN) != 0
     drawn = (flags & F_DRAWN) != 0
