@@ -195,7 +195,7 @@ def new_scratch():
         np.zeros(N_INTS, np.int64),  # ints
         np.zeros(2, np.uint64),  # rng
         np.zeros(PLAY_WORK, np.int64),  # eval_hand work, then the free_best memo
-        np.zeros((8, 20), np.int8),  # tmp rows: 3 policy hand, 4 winner's cards, 5 free cards
+        np.zeros((8, 20), np.int8),  # tmp rows: 2 吃 check, 3 policy hand, 4 winner's cards, 5 free
         np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
         np.zeros(20, np.int64),  # discard options
     )
@@ -792,21 +792,7 @@ def _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, s, c, no
     pick = _I(-1)
     h = tmp[3]
     for i in range(nopt):
-        for k in range(20):
-            h[k] = hands[s, k]
-        gain = _I(0)
-        for g in range(3):
-            code = cs[i, g]
-            if code == NO_GROUP:
-                continue
-            skip = c if g == 0 else -1
-            for t in range(3):
-                k = gcard(code, t)
-                if k == skip:
-                    skip = -1
-                    continue
-                h[k] -= 1
-            gain += run_pts(P, code)
+        gain = _after_chi(P, hands, cs, s, c, i, h)
         sc = _after(P, work, h, _I(th + gain), _I(fo), opts)
         if sc > best:
             best = sc
@@ -886,25 +872,35 @@ def _keeps_discard(hands, s, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
-def _chi_leaves_discard(hands, cs, s, c, i):
-    """``engine.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card stays."""
+@njit(cache=True, _nrt=False, inline="always")
+def _after_chi(P, hands, cs, s, c, i, h):
+    """Seat ``s``'s hand after 吃 option ``cs[i]`` of card ``c`` (its 比 included), written to
+    ``h``; returns the 胡息 of the groups laid."""
     for k in range(20):
-        n = _I(hands[s, k])
-        if n == 0 or n >= 3:
+        h[k] = hands[s, k]
+    gain = _I(0)
+    for g in range(3):
+        code = cs[i, g]
+        if code == NO_GROUP:
             continue
-        for g in range(3):
-            code = cs[i, g]
-            if code == NO_GROUP:
+        skip = c if g == 0 else -1
+        for t in range(3):
+            k = gcard(code, t)
+            if k == skip:
+                skip = -1
                 continue
-            skip = c if g == 0 else -1
-            for t in range(3):
-                x = gcard(code, t)
-                if x == skip:
-                    skip = -1
-                elif x == k:
-                    n -= 1
-        if n > 0:
+            h[k] -= 1
+        gain += run_pts(P, code)
+    return gain
+
+
+@njit(cache=True, _nrt=False)
+def _chi_leaves_discard(P, hands, cs, s, c, i, h):
+    """``engine.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card stays
+    (``h``: scratch row)."""
+    _after_chi(P, hands, cs, s, c, i, h)
+    for k in range(20):
+        if 0 < h[k] < 3:
             return True
     return False
 
@@ -937,7 +933,7 @@ def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, 
     m = chi_options(pk, c, cs)
     n = _I(0)
     for i in range(m):  # keep the options that leave a discard (§5.3), in order
-        if _chi_leaves_discard(hands, cs, _I(s), _I(c), _I(i)):
+        if _chi_leaves_discard(P, hands, cs, _I(s), _I(c), _I(i), tmp[2]):
             for col in range(3):
                 cs[n, col] = cs[i, col]
             n += 1
