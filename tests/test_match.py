@@ -209,3 +209,8 @@ def test_settle_counts_is_settle_on_the_card_counts():
     with pytest.raises(ValueError, match="card counts"):
         settle_counts("guangxi-81", r, 25, 9, 11)
     assert settle_counts("guangxi-81", HUANG, 0, 0, 0).payments == (-4, 2, 2)
+
+
+def test_policies_of_the_wrong_type_are_named():
+    with pytest.raises(ValueError, match="policies must be"):
+        simulate_matches("guangxi-81", 1, 1, policies=3)
