@@ -41,8 +41,8 @@ import numpy as np
 from zipai_sim.cards import IS_BIG, IS_RED
 from zipai_sim.variants import MINGTANG_NAMES, Mingtang, Variant, load_variant
 
-__all__ = ["HOWS", "CoWinner", "HandResult", "Settlement", "mingtang_of", "settle", "settle_counts",
-           "settle_rows", "win_units"]
+__all__ = ["HOWS", "CoWinner", "HandResult", "Settlement", "card_counts", "mingtang_of", "settle",
+           "settle_counts", "settle_rows", "win_units"]
 
 HOWS = ("zimo", "fangpao", "drawn")  # own draw (or at the deal), a discard, another's drawn card
 _FANGPAO_TIMES = {"double": 2, "triple": 3}  # "pays_all": seats − 1 (RULES.md §7.2)
@@ -109,6 +109,17 @@ class Settlement:
     mingtang: tuple[tuple[str, int], ...]
     payments: tuple[int, ...]
     next_dealer: int
+
+
+def card_counts(cards: object) -> tuple[int, int, int]:
+    """``(reds, bigs, smalls)`` of 20 card counts (RULES.md §1: red = 二七十 贰柒拾, big =
+    壹..拾): all that settlement reads of a winner's cards (red bonuses, 名堂).
+
+    >>> card_counts([1] * 20)
+    (6, 10, 10)
+    """
+    c = np.asarray(cards)
+    return int(c[IS_RED].sum()), int(c[IS_BIG].sum()), int(c[~IS_BIG].sum())
 
 
 def win_units(variant: Variant, huxi: int, reds: int, zimo: bool) -> int:
@@ -314,8 +325,7 @@ def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Set
         nxt = (r.dealer + 1) % n if k > 0 and streak % k == 0 else r.dealer
         return Settlement(0, 0, (), tuple(pay) + ((0,) if v.layout.sitter else ()), nxt)
     assert cards is not None
-    reds, bigs = int(cards[IS_RED].sum()), int(cards[IS_BIG].sum())
-    return _settle_win(v, r, reds, bigs, int(cards.sum()) - bigs)
+    return _settle_win(v, r, *card_counts(cards))
 
 
 def settle_counts(variant: Variant | str | os.PathLike[str], result: HandResult, reds: int,

@@ -943,21 +943,16 @@ def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, 
     if i < 0:
         _note_pass(ints, s, 0)
         return False
+    _after_chi(P, hands, cs, s, c, i, hands[s])
     r = ints[I_NMOV]
     nc = _I(0)
     for g in range(3):
         code = cs[i, g]
         if code == NO_GROUP:
             continue
-        skip = c if g == 0 else -1
         for t in range(3):
-            k = gcard(code, t)
-            moves[r, M_CARDS + nc] = k
+            moves[r, M_CARDS + nc] = gcard(code, t)
             nc += 1
-            if k == skip:
-                skip = -1
-                continue
-            hands[s, k] -= 1
         _add_group(P, melds, ints, s, code)
     for t in range(nc, MAX_CARDS):
         moves[r, M_CARDS + t] = -1

@@ -21,7 +21,7 @@ import polars as pl
 
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from ..reference import shuffled_deck
-from ..settle import HOWS, CoWinner, HandResult, settle, settle_counts, settle_rows
+from ..settle import HOWS, CoWinner, HandResult, card_counts, settle, settle_counts, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from .engine import Game
@@ -84,35 +84,32 @@ class _Sums:
 def _outcome_row(game: Game, out) -> np.ndarray:
     """A reference hand's outcome as a ``kernels.play`` outcome row (``int64[N_OUT]``, O_*
     columns; ``O_MOVES`` left 0), so both engines' sampled rows are built by one function."""
-    from ..cards import IS_BIG, IS_RED
     from ..kernels import play as kp
 
+    instant = {name: code for code, name in kp.INSTANT_NAMES.items()}
     row = np.zeros(kp.N_OUT, np.int64)
     row[[kp.O_WINNER, kp.O_PAYER, kp.O_WIN_CARD]] = -1
+    row[kp.O_CO + kp.CO_SEAT:kp.O_CO + kp.MAX_CO * kp.CO_COLS:kp.CO_COLS] = -1  # no co-winner
     row[kp.O_DRAWS] = out.draws
     if out.winner < 0:
         return row
-    cards = np.array(out.cards, np.int64)
     row[kp.O_WINNER], row[kp.O_PAYER], row[kp.O_HUXI] = out.winner, out.payer, out.huxi
     row[kp.O_HOW] = {"zimo": kp.HOW_ZIMO, "fangpao": kp.HOW_FANGPAO, "drawn": kp.HOW_DRAWN}[
         out.how]
     row[kp.O_TIANHU], row[kp.O_DIHU], row[kp.O_HAIDI] = out.tianhu, out.dihu, out.haidi
-    row[kp.O_INSTANT] = {"": 0, "santi": 1, "wukan": 2}[out.instant]
+    row[kp.O_INSTANT] = instant[out.instant]
     row[kp.O_FANXING], row[kp.O_WIN_CARD] = out.fanxing, out.win_card
-    row[kp.O_RED], row[kp.O_BIG] = cards[IS_RED].sum(), cards[IS_BIG].sum()
-    row[kp.O_TOTAL] = cards.sum()
+    reds, bigs, smalls = card_counts(out.cards)
+    row[kp.O_RED], row[kp.O_BIG], row[kp.O_TOTAL] = reds, bigs, bigs + smalls
     row[kp.O_ALL_PUNGS] = out.all_pungs
     row[kp.O_NCO] = len(out.cowinners)
-    for q in range(kp.MAX_CO):
+    for q, c in enumerate(out.cowinners):
         base = kp.O_CO + q * kp.CO_COLS
-        row[base + kp.CO_SEAT] = -1
-        if q < len(out.cowinners):
-            c = out.cowinners[q]
-            cc = np.array(c.cards, np.int64)
-            row[base + kp.CO_SEAT], row[base + kp.CO_FANXING] = c.seat, c.fanxing
-            row[base + kp.CO_RED], row[base + kp.CO_BIG] = cc[IS_RED].sum(), cc[IS_BIG].sum()
-            row[base + kp.CO_TOTAL], row[base + kp.CO_ALL_PUNGS] = cc.sum(), c.all_pungs
-            row[base + kp.CO_INSTANT] = {"": 0, "santi": 1, "wukan": 2}[c.instant]
+        reds, bigs, smalls = card_counts(c.cards)
+        row[base + kp.CO_SEAT], row[base + kp.CO_FANXING] = c.seat, c.fanxing
+        row[base + kp.CO_RED], row[base + kp.CO_BIG] = reds, bigs
+        row[base + kp.CO_TOTAL], row[base + kp.CO_ALL_PUNGS] = bigs + smalls, c.all_pungs
+        row[base + kp.CO_INSTANT] = instant[c.instant]
     return row
 
 

@@ -29,9 +29,9 @@ played one after another on one thread, so nothing depends on the thread count.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Sequence
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,7 +41,7 @@ from numba import njit
 from ..chunks import check_count, check_seed, chunk_keys
 from ..kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from ..kernels.rng import deal_state
-from ..settle import HandResult, settle_counts
+from ..settle import HandResult, card_counts, settle_counts
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from .policies import POLICIES, as_policy, is_named
@@ -82,14 +82,13 @@ class EndRule:
 
     def _win(self, w: int, huxi: int) -> int | None:
         """One player's win of ``huxi`` 胡息: the player if it ends the match."""
-        r = HandResult(seats=1, dealer=0, winner=w, huxi=huxi)
         if self.goal == "hu100":
-            self.huxi[w] += r.huxi
+            self.huxi[w] += huxi
             return w if self.huxi[w] >= self.target else None
         wins, total, first = YINGHUZI
         run = self.run[w]
-        if run or r.huxi >= first:  # 第一把不能少于15胡
-            run.append(r.huxi)
+        if run or huxi >= first:  # 第一把不能少于15胡
+            run.append(huxi)
         if len(run) == wins:
             if sum(run) >= total:  # 胡3把牌要达到50胡以上
                 return w
@@ -129,7 +128,6 @@ def _hand(v: Variant, key: int, h: int, pols: list, engine: str,
     """Play hand ``h`` with policies per seat: ``(HandResult, reds, bigs, smalls, draws)``,
     seats relative to the dealer (seat 0), as ``settle.settle_counts`` takes them."""
     if engine == "reference":
-        from ..cards import IS_BIG, IS_RED
         from ..reference import shuffled_deck
         from .engine import Game
         from .trace import hand_result
@@ -137,9 +135,7 @@ def _hand(v: Variant, key: int, h: int, pols: list, engine: str,
         game = Game(v, shuffled_deck(key, h), [as_policy(x) for x in pols], key, h)
         out = game.play()
         r = hand_result(game, out)
-        c = np.array(r.cards if r.winner >= 0 else [0] * 20)
-        return (r, int(c[IS_RED].sum()), int(c[IS_BIG].sum()), int(c[~IS_BIG].sum()),
-                out.draws)
+        return (r, *card_counts(r.cards if r.winner >= 0 else [0] * 20), out.draws)
     from ..kernels import play as kp
     from .balance import row_result
 

@@ -6,12 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-import numpy as np
-
-from ..cards import IS_BIG, IS_RED
 from ..chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
 from ..reference import shuffled_deck
-from ..settle import CoWinner, HandResult, Settlement, settle
+from ..settle import CoWinner, HandResult, Settlement, card_counts, settle
 from ..variants import Variant, load_variant
 from .engine import Game, Outcome
 from .policies import as_policy
@@ -22,9 +19,7 @@ def hand_result(game: Game, out: Outcome) -> HandResult:
     found it (``Outcome.all_pungs``), the other winners of a shared win at the deal."""
     if out.winner < 0:
         return HandResult(seats=game.seats, dealer=0, winner=-1)
-    co = tuple(CoWinner(c.seat, int(np.asarray(c.cards)[IS_RED].sum()),
-                        int(np.asarray(c.cards)[IS_BIG].sum()),
-                        int(np.asarray(c.cards)[~IS_BIG].sum()), c.all_pungs, c.fanxing)
+    co = tuple(CoWinner(c.seat, *card_counts(c.cards), c.all_pungs, c.fanxing)
                for c in out.cowinners)
     return HandResult(seats=game.seats, dealer=0, winner=out.winner, huxi=out.huxi,
                       cards=out.cards, how=out.how, payer=out.payer, all_pungs=out.all_pungs,
