@@ -896,7 +896,7 @@ def _after_chi(P, hands, cs, s, c, i, h):
 
 @njit(cache=True, _nrt=False)
 def _chi_leaves_discard(P, hands, cs, s, c, i, h):
-    """``engine.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card stays
+    """``play.chi.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card stays
     (``h``: scratch row)."""
     _after_chi(P, hands, cs, s, c, i, h)
     for k in range(20):

@@ -72,3 +72,15 @@ def chi_options(hand: list[int], x: int) -> list[tuple[Group3, tuple[Group3, ...
                 seen.add(laid)
                 out.append((g, tuple(sorted(bi))))
     return out
+
+
+def leaves_discard(hand: list[int], c: int, option: tuple) -> bool:
+    """Whether 吃 ``option`` = (group, 比 groups) of card ``c`` leaves a free card (held once or
+    twice, not part of a 坎) to discard: RULES.md §5.3 "a claim must leave a discard"."""
+    h = list(hand)
+    group, bi = option
+    taken = list(group)
+    taken.remove(c)
+    for k in taken + [k for g in bi for k in g]:
+        h[k] -= 1
+    return any(0 < n < 3 for n in h)

@@ -23,7 +23,7 @@ from .. import params as p
 from ..cards import card_name
 from ..kernels import hand as khand
 from ..reference import Stream, decompositions, fanxing, instant
-from .chi import chi_options
+from .chi import chi_options, leaves_discard
 
 POLICY_SALT = 0x5A49504149  # the policy stream of a hand: Stream(chunk_key ^ SALT, j)
 RUNS = ("shun", "erqishi", "jiao")  # the free groups 对子胡 may not use (RULES.md §7.4)
@@ -116,18 +116,6 @@ def four_from(meld: Meld, c: int, own: bool, drawn: bool) -> str | None:
     if meld.name == "peng" and drawn:
         return "pao"
     return None
-
-
-def leaves_discard(hand: list[int], c: int, option: tuple) -> bool:
-    """Whether 吃 ``option`` = (group, 比 groups) of card ``c`` leaves a free card (held once or
-    twice, not part of a 坎) to discard: RULES.md §5.3 "a claim must leave a discard"."""
-    h = list(hand)
-    group, bi = option
-    taken = list(group)
-    taken.remove(c)
-    for k in taken + [k for g in bi for k in g]:
-        h[k] -= 1
-    return any(0 < n < 3 for n in h)
 
 
 class Game:
