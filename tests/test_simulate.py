@@ -168,8 +168,15 @@ def test_summary_partitions_and_consistency(runs, variant):
         row = get[name]
         assert row["n"] == n, name
         assert row["rate"] == row["count"] / n, name
+    # 地胡 (no 天胡, seats in turn) happens only where some seat wins judged alone
+    alone = [cnt[f"dihu_seat{x}"] for x in range(1, seats)]
+    assert max(alone) <= cnt["dihu"] + cnt["tianhu"] and cnt["dihu"] <= sum(alone)
+    if r.fanxing:  # 翻信 given a 天胡 is turned for every 天胡
+        assert get["fanxing_tianhu_mean"]["n"] == cnt["tianhu"]
+        assert sum(cnt[f"fanxing_tianhu_{k}"] for k in ("0", "1", "2", "3", "4plus")) \
+            == cnt["tianhu"]
     for name, row in get.items():
-        if name == "fanxing_mean":
+        if name in ("fanxing_mean", "fanxing_tianhu_mean"):
             continue
         assert row["rate"] == row["count"] / row["n"], name
         assert row["ci_low"] <= row["rate"] <= row["ci_high"], name

@@ -14,6 +14,8 @@ __version__ = "0.1.0"
 from .cards import CardError, format_hand, parse_hand
 from .dealing import Deal, deal
 from .evaluate import Explanation, evaluate_opening, explain, waits
+from .exact import compare as compare_exact
+from .exact import exact_opening
 from .play.balance import simulate_hands
 from .play.match import MatchResult, play_match, simulate_matches
 from .play.observation import Observation
@@ -53,8 +55,10 @@ __all__ = [
     "VariantError",
     "__version__",
     "calculate",
+    "compare_exact",
     "deal",
     "evaluate_opening",
+    "exact_opening",
     "explain",
     "format_hand",
     "list_variants",

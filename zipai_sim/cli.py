@@ -356,6 +356,57 @@ def cmd_plot(a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_exact(a: argparse.Namespace) -> int:
+    """Exact deal-time probabilities by enumeration (天胡, 地胡 of one seat, 翻信 given 天胡,
+    胡息 of complete dealer hands, 提/坎 shapes): exact rationals, no sampling. The variants'
+    customary thresholds are shipped and print at once; other thresholds take minutes."""
+    import time
+
+    from tqdm.auto import tqdm
+
+    from . import exact as ex
+    from .io import write_parquet
+    from .variants import load_variant
+
+    v = load_variant(a.variant)
+    ths = a.thresholds if a.thresholds else list(v.win.thresholds)
+    for t in ths:
+        if t < 0:
+            raise _Fail(f"--thresholds must be non-negative, got {t}")
+    path = a.out if a.out is not None else Path(f"exact-{v.key}-{v.rules_hash[:8]}.parquet")
+    check_out(path)
+    bar = None
+
+    def progress(name, parts):
+        nonlocal bar
+        if parts is not None:
+            bar = tqdm(total=len(parts), unit="part", desc=f"{v.key} exact", leave=False)
+        elif bar is not None:
+            bar.set_postfix_str(name)
+            bar.update(1)
+
+    t0 = time.perf_counter()
+    try:
+        df = ex.exact_opening(v, ths, progress, a.checkpoint, a.recompute)
+    finally:
+        if bar is not None:
+            bar.close()
+    secs = time.perf_counter() - t0
+    write_parquet(df, path, ex.metadata(v, sorted(set(ths)), secs))
+    print(f"{v.key} (rules {v.rules_hash}): exact enumeration, thresholds "
+          f"{', '.join(str(t) for t in sorted(set(ths)))}, {secs:.1f} s")
+    show = df.with_columns(
+        pl.coalesce("probability", "mean").map_elements(lambda x: f"{x:.6g}",
+                                                        return_dtype=pl.String).alias("value"),
+        (pl.col("numerator").cast(pl.String) + "/" + pl.col("denominator").cast(pl.String))
+        .alias("exact")).select("metric", "threshold", "value", "exact")
+    if not a.all:
+        show = show.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))
+    _print_table(show)
+    print(f"wrote {path}")
+    return 0
+
+
 def cmd_variants(a: argparse.Namespace) -> int:
     """List the shipped variants, or print every knob of one (``variants show KEY``)."""
     from .variants import describe, variants_table
@@ -558,6 +609,20 @@ def build_parser() -> argparse.ArgumentParser:
                     help="Parquet file for the per-match rows (default: none)")
     ma.set_defaults(func=cmd_match)
     _add_table_plot(sub)
+    ex = sub.add_parser("exact", help=_doc(cmd_exact), description=cmd_exact.__doc__)
+    ex.add_argument("--variant", default="guangxi-81", help="variant key or path to a TOML file "
+                    "(default: %(default)s)")
+    ex.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+                    help="起胡 thresholds to report (default: the variant's customary ones)")
+    ex.add_argument("--out", type=Path, default=None,
+                    help="Parquet file (default: exact-VARIANT-HASH.parquet)")
+    ex.add_argument("--checkpoint", type=Path, default=None, metavar="DIR",
+                    help="folder keeping each finished part, so a stopped run resumes")
+    ex.add_argument("--recompute", action="store_true",
+                    help="enumerate even when the shipped table has these thresholds")
+    ex.add_argument("--all", action="store_true",
+                    help="also print the 胡息 distribution rows (always written)")
+    ex.set_defaults(func=cmd_exact)
     va = sub.add_parser("variants", help=_doc(cmd_variants), description=cmd_variants.__doc__)
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")

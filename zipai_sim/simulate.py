@@ -110,6 +110,8 @@ def _summarize(r: SimResult) -> pl.DataFrame:
         ("tianhu_extra_card", ko.C_TIANHU_EXTRA), ("dihu", ko.C_DIHU),
         ("instant_nondealer", ko.C_INSTANT_NONDEALER), ("dealer_two_ti", ko.C_DEALER_TWO_TI),
         ("dealer_complete", ko.C_DEALER_COMPLETE))]
+    for s in range(1, r.seats):
+        rows.append(_rate(f"dihu_seat{s}", c[ko.C_DIHU_SEAT + s], n))
     for s in range(r.seats):
         rows.append(_rate(f"santi_seat{s}", c[ko.C_SANTI_SEAT + s], n))
         rows.append(_rate(f"wukan_seat{s}", c[ko.C_WUKAN_SEAT + s], n))
@@ -122,6 +124,13 @@ def _summarize(r: SimResult) -> pl.DataFrame:
         for k in range(5):
             rows.append(_rate(f"fanxing_{k}" if k < 4 else "fanxing_4plus",
                               c[ko.C_FX_DIST + k], wins))
+        wins = int(c[ko.C_FXT_WINS])
+        mean, se = mean_se(float(c[ko.C_FXT_SUM]), float(c[ko.C_FXT_SUMSQ]), wins)
+        rows.append({"metric": "fanxing_tianhu_mean", "count": wins, "n": wins, "rate": None,
+                     "ci_low": None, "ci_high": None, "mean": mean, "se": se})
+        for k in range(5):
+            rows.append(_rate(f"fanxing_tianhu_{k}" if k < 4 else "fanxing_tianhu_4plus",
+                              c[ko.C_FXT_DIST + k], wins))
     complete = int(c[ko.C_DEALER_COMPLETE])
     for h in np.nonzero(r.huxi_hist)[0]:
         # the last bin holds every 胡息 from HIST - 1 up (only custom point tables reach it)
@@ -154,7 +163,8 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000, see
     ``tianhu_wukan`` (the dealer's 21 cards win at once; ``tianhu_extra_card`` is the part of
     ``tianhu_complete`` won on the two-提 extra card); ``dihu`` (no 天胡, and a non-dealer's
     20 + the 亮张 win, the §9 definition, measured for every variant); ``instant_nondealer``;
-    ``dealer_two_ti``; per-seat 三提/五坎/two-提 shapes; ``fanxing_mean`` (units per 天胡/地胡);
+    ``dealer_two_ti``; per-seat 三提/五坎/two-提 shapes; ``fanxing_mean`` (units per 天胡/地胡)
+    and ``fanxing_tianhu_mean`` (per 天胡, with its distribution ``fanxing_tianhu_K``);
     the 胡息 distribution of complete dealer hands (``dealer_huxi_H``).
 
     >>> r = simulate_deals("guangxi-81", 2000, seed=1, progress=False)

@@ -35,7 +35,12 @@ C_FX_DIST = 13  # 13..17: 翻信 value 0, 1, 2, 3, 4+
 C_SANTI_SEAT = 18  # 18..21: ≥3 提 at the deal, per seat
 C_WUKAN_SEAT = 22  # 22..25: ≥5 坎 at the deal (提 counted per the variant), per seat
 C_TWO_TI_SEAT = 26  # 26..29: exactly two 提 at the deal, per seat
-N_COUNTS = 30
+C_DIHU_SEAT = 30  # 30..33: the seat's cards (+ its two-提 extra card) + the 亮张 win, judged alone
+C_FXT_WINS = 34  # 翻信 given a 天胡: wins, sum, sum of squares, values 0..4+ (37..41)
+C_FXT_SUM = 35
+C_FXT_SUMSQ = 36
+C_FXT_DIST = 37
+N_COUNTS = 42
 MAX_SEATS = 4
 HIST = 128  # 胡息 histogram bins for complete dealer hands
 
@@ -190,18 +195,30 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
                     win_packed = packed[0] + (1 << (3 * extra))
             else:
                 packed[s] += 1 << (3 * extra)
-    if winner < 0:
-        for s in range(1, seats):
-            if not may_complete(packed[s], lz):
-                continue
-            unpack(packed[s], hands[s])
-            hx = eval_hand(hands[s], lz, 0, 0, 0, P, free)
-            if is_win(hx, P):
+    # 地胡 of each non-dealer judged alone (the exact table's marginal): a seat that owed a
+    # two-提 extra card but stopped before drawing it takes the next card not drawn, which is as
+    # uniform over its unseen cards as the card it would have drawn
+    hyp = pos
+    tianhu_won = winner >= 0  # then no seat drew its extra card
+    for s in range(1, seats):
+        ps = packed[s]
+        if P[p.TWO_TI_EXTRA] == 1 and ti_of[s] == 2 and tianhu_won:
+            if hyp >= shuffled:
+                state, spare, have = shuffle_steps(deck, shuffled, hyp + 1, state, spare, have)
+                shuffled = hyp + 1
+            ps += 1 << (3 * deck[hyp])
+            hyp += 1
+        won = False
+        if may_complete(ps, lz):
+            unpack(ps, hands[s])
+            won = is_win(eval_hand(hands[s], lz, 0, 0, 0, P, free), P)
+        if won:
+            counts[C_DIHU_SEAT + s] += 1
+            if winner < 0:
                 counts[C_DIHU] += 1
                 sample[S_DIHU_SEAT] = s
                 winner = s
-                win_packed = packed[s] + (1 << (3 * lz))
-                break
+                win_packed = ps + (1 << (3 * lz))
     if winner >= 0 and P[p.FANXING] == 1:
         unpack(win_packed, win)
         end = DECK
@@ -218,6 +235,11 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
         counts[C_FX_SUM] += fx
         counts[C_FX_SUMSQ] += fx * fx
         counts[C_FX_DIST + min(fx, 4)] += 1
+        if winner == 0:
+            counts[C_FXT_WINS] += 1
+            counts[C_FXT_SUM] += fx
+            counts[C_FXT_SUMSQ] += fx * fx
+            counts[C_FXT_DIST + min(fx, 4)] += 1
 
 
 @njit(cache=True, parallel=True)
