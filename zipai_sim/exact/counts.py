@@ -4,8 +4,9 @@ Two independent computations of the same numbers, so each checks the other:
 
 - ``ti_kan_closed``: a closed form. A hand of ``n`` cards from the 80-card deck holds exactly
   ``t`` 提 and ``k`` 坎 in
-  ``C(20, t) C(20 - t, k) 4^k [x^(n - 4t - 3k)] (1 + 4x + 6x²)^(20 - t - k)`` of its ``C(80, n)`` equally likely card sets (choose the four-of kinds, the three-of kinds and
-  which three copies, then at most two copies of every other kind).
+  ``C(20, t) C(20 - t, k) 4^k [x^(n - 4t - 3k)] (1 + 4x + 6x²)^(20 - t - k)`` of its
+  ``C(80, n)`` equally likely card sets (choose the four-of kinds, the three-of kinds and which
+  three copies, then at most two copies of every other kind).
 - ``count_dp``: a kind-by-kind enumeration of count vectors (any deck composition) that also
   carries the dealer's 亮张 and the 翻信 numerators of instant wins.
 """
