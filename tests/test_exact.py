@@ -145,11 +145,11 @@ def test_cli_exact_writes_table(tmp_path, capsys):
     from zipai_sim.io import read_metadata
 
     out = tmp_path / "e.parquet"
-    assert main(["exact", "--variant", "guangxi-dazipai", "--out", str(out)]) == 0
+    assert main(["exact", "--variant", "guangxi-81", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "tianhu" in text and "wrote" in text
     meta = read_metadata(out)
-    assert meta["variant"] == "guangxi-dazipai" and meta["thresholds"] == "15,20,25,30"
+    assert meta["variant"] == "guangxi-81" and meta["thresholds"] == "15"
     assert main(["exact", "--thresholds", "-3", "--out", str(out)]) == 2
 
 

@@ -377,13 +377,11 @@ def cmd_exact(a: argparse.Namespace) -> int:
     check_out(path)
     bar = None
 
-    def progress(name, parts):
+    def progress(done: int, total: int) -> None:
         nonlocal bar
-        if parts is not None:
-            bar = tqdm(total=len(parts), unit="part", desc=f"{v.key} exact", leave=False)
-        elif bar is not None:
-            bar.set_postfix_str(name)
-            bar.update(1)
+        if bar is None:
+            bar = tqdm(total=total, unit="task", desc=f"{v.key} exact", leave=False, delay=2.0)
+        bar.update(done - bar.n)
 
     t0 = time.perf_counter()
     try:

@@ -29,7 +29,7 @@ from .. import params as p
 from ..kernels import exact as ke
 from ..variants import Variant, load_variant
 from . import counts as cnt
-from .walk import FULL_DECK, run
+from .walk import FULL_DECK, run, tasks_for
 
 SCHEMA = {"metric": pl.String, "threshold": pl.Int64, "numerator": pl.Int128,
           "denominator": pl.Int128, "probability": pl.Float64, "mean": pl.Float64,
@@ -166,8 +166,15 @@ def _enumerate(params: tuple, copies: np.ndarray, fx: int, excl: int, progress=N
         if params[p.QIANGZHAO] == 1:
             jobs.append(("dihu_extra_qz", ke.MODE_DIHU_QZ, S + 2))
     out = {}
-    if progress is not None:
-        progress(None, [name for name, _, _ in jobs])
+    total = sum(len(tasks_for(mode)) for _, mode, _ in jobs)
+    done = 0
+
+    def tick(k: int) -> None:
+        nonlocal done
+        done += k
+        if progress is not None:
+            progress(done, total)
+
     for name, mode, n in jobs:
         f = fx if mode in (ke.MODE_DEALER, ke.MODE_EXTRA) else ke.FX_NONE
         path = None
@@ -176,14 +183,14 @@ def _enumerate(params: tuple, copies: np.ndarray, fx: int, excl: int, progress=N
             path = _part_path(checkpoint, P, copies, mode, n, f, excl)
             out[name] = _load_part(path)
         if out.get(name) is None:
-            out[name] = run(P, mode, n, copies, f, excl)
+            out[name] = run(P, mode, n, copies, f, excl, tick=tick)
             if path is not None:
                 _save_part(path, name, out[name])
+        else:
+            tick(len(tasks_for(mode)))
         if out[name][ke.A_MISMATCH]:
             raise RuntimeError(f"exact enumeration: {out[name][ke.A_MISMATCH]} hands the "
                                f"automaton accepts are not complete ({name})")
-        if progress is not None:
-            progress(name, None)
     return out
 
 
@@ -230,8 +237,8 @@ def exact_opening(variant: str | os.PathLike | Variant,
 
     The variants' customary thresholds are shipped (computed by this function and stored with
     the rules hash): they return at once unless ``recompute``. Anything else takes minutes on all
-    cores (about 7 to 15 on two). ``progress(name, parts)`` is called first with the list of parts
-    and then with each finished part's name. ``checkpoint``: a folder where each finished part's
+    cores (about 7 to 15 on two). ``progress(done, total)`` is called as tasks (slices of the
+    enumeration) finish. ``checkpoint``: a folder where each finished part's
     exact totals are kept, so a run stopped and started again resumes. Raises
     ValueError for a threshold that is not a non-negative integer; VariantError for an unknown
     variant.

@@ -19,19 +19,26 @@ def tasks_for(mode: int) -> np.ndarray:
     return t[order]
 
 
+BATCH = 64  # tasks per kernel call: Ctrl-C and the progress bar answer within seconds
+
+
 def run(P: tuple, mode: int, n_cards: int, copies: np.ndarray = FULL_DECK, fx: int = ke.FX_NONE,
-        excl: int = 0, tasks: np.ndarray | None = None) -> list[int]:
+        excl: int = 0, tasks: np.ndarray | None = None, tick=None) -> list[int]:
     """Exact totals (Python ints, length ``N_ACC``) of one enumeration ``mode`` over hands of
-    ``n_cards`` cards drawn from a deck with ``copies: int64[20]`` cards of each kind."""
+    ``n_cards`` cards drawn from a deck with ``copies: int64[20]`` cards of each kind.
+    ``tick(k)`` is called after every batch of ``k`` finished tasks."""
     tab = build()
     if tasks is None:
         tasks = tasks_for(mode)
     lo = np.zeros((len(tasks), ke.N_ACC), np.int64)
     hi = np.zeros((len(tasks), ke.N_ACC), np.int64)
-    ke.enumerate_tasks(tasks, mode, tab["plain"], tab["enter"], tab["three"],
-                       tab["plain_accept"], tab["three_accept"],
-                       np.asarray(copies, np.int64), n_cards, fx, excl,
-                       np.asarray(P, np.int64), lo, hi)
+    args = (tab["plain"], tab["enter"], tab["three"], tab["plain_accept"], tab["three_accept"],
+            np.asarray(copies, np.int64), n_cards, fx, excl, np.asarray(P, np.int64))
+    for a in range(0, len(tasks), BATCH):
+        b = min(len(tasks), a + BATCH)
+        ke.enumerate_tasks(tasks[a:b], mode, *args, lo[a:b], hi[a:b])
+        if tick is not None:
+            tick(b - a)
     return totals(lo, hi)
 
 

@@ -353,6 +353,14 @@ def _task(t0, t1, mode, plain, enter, three, pacc, tacc, copies, n_cards, fx, ex
     for v in range(8, -1, -1):
         cap[v] = cap[v + 1] + copies[v + 1] + copies[11 + v]
     designate = mode == MODE_DIHU_THREE or mode == MODE_DIHU_QZ
+    # the two-提 extra card: the dealer's cards hold exactly two 提 before it; a non-dealer's
+    # 20 hold two, and its extra card and the 亮张 may each make one more
+    tmin, tmax = 0, 20
+    if mode == MODE_EXTRA:
+        tmin, tmax = 2, 2
+    elif mode != MODE_DEALER and n_cards == P[p.OTHER_CARDS] + 2:
+        tmin, tmax = 2, 4
+    tt = np.zeros(11, np.int64)
     dcount = 3 if mode == MODE_DIHU_THREE else 4
     n_choice = 35 if designate else 25
     ww[0] = 1
@@ -407,6 +415,9 @@ def _task(t0, t1, mode, plain, enter, three, pacc, tacc, copies, n_cards, fx, ex
         n = nn[d] + cs + cb
         if n > n_cards or n + cap[v] < n_cards:
             continue
+        t4 = tt[d] + (1 if cs == 4 else 0) + (1 if cb == 4 else 0)
+        if t4 > tmax or n + 4 * max(0, tmin - t4) > n_cards:
+            continue
         fs = cs if cs <= 2 else 0
         fb = cb if cb <= 2 else 0
         m = cur[d]
@@ -437,6 +448,7 @@ def _task(t0, t1, mode, plain, enter, three, pacc, tacc, copies, n_cards, fx, ex
         cur[d + 1] = m
         in3[d + 1] = nin3
         nn[d + 1] = n
+        tt[d + 1] = t4
         ww[d + 1] = ww[d] * _comb(copies[v], cs) * _comb(copies[10 + v], cb)
         dk[d + 1] = newk if newk >= 0 else dk[d]
         d += 1
