@@ -150,6 +150,7 @@ def test_cli_exact_writes_table(tmp_path, capsys):
     assert "tianhu" in text and "wrote" in text
     meta = read_metadata(out)
     assert meta["variant"] == "guangxi-81" and meta["thresholds"] == "15"
+    assert meta["source"] == "the shipped table" and "shipped table" in text
     assert main(["exact", "--thresholds", "-3", "--out", str(out)]) == 2
 
 

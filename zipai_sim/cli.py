@@ -383,6 +383,9 @@ def cmd_exact(a: argparse.Namespace) -> int:
             bar = tqdm(total=total, unit="task", desc=f"{v.key} exact", leave=False, delay=2.0)
         bar.update(done - bar.n)
 
+    have = ex.stored(v)
+    shipped = (not a.recompute and have is not None
+               and set(ths) <= set(have["threshold"].drop_nulls().to_list()))
     t0 = time.perf_counter()
     try:
         df = ex.exact_opening(v, ths, progress, a.checkpoint, a.recompute)
@@ -390,8 +393,9 @@ def cmd_exact(a: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     secs = time.perf_counter() - t0
-    write_parquet(df, path, ex.metadata(v, sorted(set(ths)), secs))
-    print(f"{v.key} (rules {v.rules_hash}): exact enumeration, thresholds "
+    source = "the shipped table" if shipped else "enumerated"
+    write_parquet(df, path, ex.metadata(v, sorted(set(ths)), secs, source))
+    print(f"{v.key} (rules {v.rules_hash}): exact values ({source}), thresholds "
           f"{', '.join(str(t) for t in sorted(set(ths)))}, {secs:.1f} s")
     show = df.with_columns(
         pl.coalesce("probability", "mean").map_elements(lambda x: f"{x:.6g}",

@@ -321,11 +321,13 @@ def _table(P: tuple, copies, ths: list[int], progress=None,
     return pl.DataFrame([r for r in rows if r is not None], schema=SCHEMA)
 
 
-def metadata(v: Variant, thresholds: list[int], seconds: float) -> dict[str, str]:
-    """Parquet key-value metadata of an exact table."""
+def metadata(v: Variant, thresholds: list[int], seconds: float,
+             source: str = "enumerated") -> dict[str, str]:
+    """Parquet key-value metadata of an exact table (``source``: enumerated in this run, or read
+    from the shipped table; ``seconds``: this run's wall time)."""
     return {"variant": v.key, "rules_hash": v.rules_hash,
             "thresholds": ",".join(str(t) for t in thresholds), "method": "exact enumeration",
-            "seconds": f"{seconds:.1f}", "zipai_sim_version": __version__}
+            "source": source, "seconds": f"{seconds:.1f}", "zipai_sim_version": __version__}
 
 
 def timed(variant, thresholds=None, progress=None,
