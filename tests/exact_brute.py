@@ -6,7 +6,6 @@ visited and weighted by its number of card sets. Slow; small decks only.
 """
 
 from fractions import Fraction
-from itertools import product
 from math import comb
 
 from zipai_sim import params as p
@@ -182,5 +181,3 @@ def table(P, copies, thresholds):
 def deck_of(kinds):
     return [4 if k in kinds else 0 for k in range(20)]
 
-
-__all__ = ["table", "hands", "deck_of", "product"]

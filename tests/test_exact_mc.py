@@ -55,7 +55,8 @@ def test_simulate_agrees_with_exact(key):
 @pytest.mark.parametrize("key", VARIANTS)
 def test_simulate_agrees_with_exact_1e8(key):
     for t in zs.load_variant(key).win.thresholds:
-        _check(key, 100_000_000, seed=20261202 + t, threshold=t)
+        cmp = _check(key, 100_000_000, seed=20261202 + t, threshold=t)
+        assert set(cmp.filter(threshold=t)["metric"]) >= {"tianhu", "dihu_seat"}
 
 
 def test_compare_needs_a_threshold_when_several():

@@ -102,6 +102,18 @@ def _rate(metric: str, count: int, n: int) -> dict:
             "mean": None, "se": None}
 
 
+def _fanxing_rows(c: np.ndarray, name: str, col: int) -> list[dict]:
+    """``NAME_mean`` (± SE) and the rates of values 0..4+ from a 翻信 block of the count row:
+    wins, sum, sum of squares, then the five value counts, from column ``col``."""
+    wins = int(c[col])
+    mean, se = mean_se(float(c[col + 1]), float(c[col + 2]), wins)
+    rows = [{"metric": f"{name}_mean", "count": wins, "n": wins, "rate": None, "ci_low": None,
+             "ci_high": None, "mean": mean, "se": se}]
+    for k in range(5):
+        rows.append(_rate(f"{name}_{k}" if k < 4 else f"{name}_4plus", c[col + 3 + k], wins))
+    return rows
+
+
 def _summarize(r: SimResult) -> pl.DataFrame:
     c, n = r.counts, r.n
     rows = [_rate(name, c[col], n) for name, col in (
@@ -117,20 +129,8 @@ def _summarize(r: SimResult) -> pl.DataFrame:
         rows.append(_rate(f"wukan_seat{s}", c[ko.C_WUKAN_SEAT + s], n))
         rows.append(_rate(f"two_ti_seat{s}", c[ko.C_TWO_TI_SEAT + s], n))
     if r.fanxing:
-        wins = int(c[ko.C_FX_WINS])
-        mean, se = mean_se(float(c[ko.C_FX_SUM]), float(c[ko.C_FX_SUMSQ]), wins)
-        rows.append({"metric": "fanxing_mean", "count": wins, "n": wins, "rate": None,
-                     "ci_low": None, "ci_high": None, "mean": mean, "se": se})
-        for k in range(5):
-            rows.append(_rate(f"fanxing_{k}" if k < 4 else "fanxing_4plus",
-                              c[ko.C_FX_DIST + k], wins))
-        wins = int(c[ko.C_FXT_WINS])
-        mean, se = mean_se(float(c[ko.C_FXT_SUM]), float(c[ko.C_FXT_SUMSQ]), wins)
-        rows.append({"metric": "fanxing_tianhu_mean", "count": wins, "n": wins, "rate": None,
-                     "ci_low": None, "ci_high": None, "mean": mean, "se": se})
-        for k in range(5):
-            rows.append(_rate(f"fanxing_tianhu_{k}" if k < 4 else "fanxing_tianhu_4plus",
-                              c[ko.C_FXT_DIST + k], wins))
+        rows += _fanxing_rows(c, "fanxing", ko.C_FX_WINS)
+        rows += _fanxing_rows(c, "fanxing_tianhu", ko.C_FXT_WINS)
     complete = int(c[ko.C_DEALER_COMPLETE])
     for h in np.nonzero(r.huxi_hist)[0]:
         # the last bin holds every 胡息 from HIST - 1 up (only custom point tables reach it)

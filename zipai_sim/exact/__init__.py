@@ -17,7 +17,6 @@ import hashlib
 import json
 import math
 import os
-import time
 from fractions import Fraction
 from math import comb
 
@@ -328,14 +327,6 @@ def metadata(v: Variant, thresholds: list[int], seconds: float,
     return {"variant": v.key, "rules_hash": v.rules_hash,
             "thresholds": ",".join(str(t) for t in thresholds), "method": "exact enumeration",
             "source": source, "seconds": f"{seconds:.1f}", "zipai_sim_version": __version__}
-
-
-def timed(variant, thresholds=None, progress=None,
-          checkpoint=None) -> tuple[pl.DataFrame, float]:
-    """``exact_opening`` and its wall time in seconds."""
-    t0 = time.perf_counter()
-    df = exact_opening(variant, thresholds, progress, checkpoint)
-    return df, time.perf_counter() - t0
 
 
 def compare(exact: pl.DataFrame, summary: pl.DataFrame, threshold: int | None = None,

@@ -47,7 +47,6 @@ from .exact_leaf import (  # noqa: F401  (modes and counter layout are this modu
     _comb,
     _fours,
     _leaf,
-    no_instant_weight,
 )
 from .hand import WORK
 

@@ -10,7 +10,7 @@ histogram, weighted by the chance that no instant win came first, and the 翻信
 from numba import njit
 
 from .. import params as p
-from .hand import eval_hand, group_points, peng_points
+from .hand import count_ti_kan, eval_hand, group_points, peng_points
 
 MODE_DEALER = 0
 MODE_EXTRA = 1
@@ -160,22 +160,9 @@ def _alt_symbol(plain, pacc, metas, hand, k, free_k, need_bit):
     return _finish(plain, pacc, m, v + 1, hand, metas, need_bit)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _fours(hand):
-    n = 0
-    for k in range(20):
-        if hand[k] == 4:
-            n += 1
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def _threes(hand):
-    n = 0
-    for k in range(20):
-        if hand[k] == 3:
-            n += 1
-    return n
+    return count_ti_kan(hand)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -227,8 +214,7 @@ def _leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards
             _add(lo, hi, A_MISMATCH, 1)
             return
         h = min(hx, HIST - 1)
-        ti = _fours(hand)
-        kan = _threes(hand)
+        ti, kan = count_ti_kan(hand)
         ni = no_instant_weight(ti, kan, P)
         _add(lo, hi, A_TOTAL, w)
         _add(lo, hi, A_HIST + h, w)
@@ -248,7 +234,7 @@ def _leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards
             if cj == 0 or cj == 4:
                 continue
             hand[j] -= 1
-            ni = no_instant_weight(2, _threes(hand), P)
+            ni = no_instant_weight(2, count_ti_kan(hand)[1], P)
             if ni > 0:
                 wc = w // _comb(copies[j], cj) * _comb(copies[j], cj - 1) * (copies[j] - cj + 1)
                 hx = eval_hand(hand, j, 1, 0, 0, P, work)
