@@ -77,7 +77,7 @@ def test_automaton_decides_completeness():
         assert accepts(h) == (ref.best(list(h), P)[0] >= 0)
     complete = 0
     for k in range(300):
-        # hands built from seven groups (runs, 二七十, 绞, 坎): complete unless a count reaches 3 or 4
+        # seven groups (runs, 二七十, 绞, 坎); a count reaching 3 or 4 locks and may break them
         h = np.zeros(20, int)
         for _ in range(7):
             g = rng.integers(4)
