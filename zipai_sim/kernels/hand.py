@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import params as p
+from .freetab import free_tab, small_counts
 from .packed import LOW, W, orphans
 
 NO_HAND = -1  # returned 胡息 when the cards do not form a winning shape
@@ -130,24 +131,24 @@ def peng_points(P, k):
 
 
 @njit(cache=True, _nrt=False)
-def solve_free(work, fours, base, P):
-    """Total 胡息 (``base`` + best free bonus) or -1, with the pair owed iff ``fours >= 1``.
-    ``work: int64[WORK]`` holds the free counts in ``[:20]`` and the search stack after them."""
-    n = 0
-    pk = 0
-    for k in range(20):
-        x = work[k]
-        n += x
-        pk += x << (W * k)
-    m1, m2 = _free_masks(pk)
+def solve_free(pk, nf, fours, base, P, work):
+    """Total 胡息 (``base`` + best free bonus) of the packed free cards ``pk`` (``nf`` cards),
+    or -1, with the pair owed iff ``fours >= 1``. The count and orphan tests first; then the
+    lookup tables (``kernels.freetab``) when no kind holds three free cards, else the search
+    (``free_best``, its stack in ``work: int64[WORK]``)."""
     need = 1 if fours >= 1 else 0
-    rest = n - 2 * need
+    rest = nf - 2 * need
     if rest < 0 or rest % 3 != 0:
         return NO_HAND
+    m1, m2 = _free_masks(pk)
     if orphans(m1, m2, need) != 0:
         return NO_HAND
-    b = free_best(pk, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG],
-                  P[p.ERQISHI_SMALL], P[p.ERQISHI_BIG], work, 20)
+    if small_counts(pk):
+        b = free_tab(pk, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG], P[p.ERQISHI_SMALL],
+                     P[p.ERQISHI_BIG])
+    else:  # three free cards of a kind: another's card left beside a pair (§6)
+        b = free_best(pk, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG],
+                      P[p.ERQISHI_SMALL], P[p.ERQISHI_BIG], work, 20)
     if b < 0:
         return NO_HAND
     return base + b
@@ -166,44 +167,41 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
     """
     locked = table_huxi
     fours = table_fours
+    pk = 0
+    nf = 0
     for k in range(20):
         n = hand[k]
         if n == 4:
             locked += group_points(P, p.TI_SMALL, k)
             fours += 1
-            work[k] = 0
         elif n == 3:
             locked += group_points(P, p.KAN_SMALL, k)
-            work[k] = 0
         else:
-            work[k] = n
+            pk += np.int64(n) << (W * k)
+            nf += n
     if inc < 0:
-        return solve_free(work, fours, locked, P)
+        return solve_free(pk, nf, fours, locked, P, work)
     n = hand[inc]
+    b = np.int64(1) << (W * inc)
     if n == 3:
         kan = group_points(P, p.KAN_SMALL, inc)
         if inc_self == 1:
-            return solve_free(work, fours + 1, locked - kan + group_points(P, p.TI_SMALL, inc), P)
-        best = solve_free(work, fours + 1, locked - kan + group_points(P, p.PAO_SMALL, inc), P)
-        if P[p.QIANGZHAO] == 1:
-            work[inc] = 1
-            r = solve_free(work, fours, locked, P)
-            work[inc] = 0
-            best = max(best, r)
+            return solve_free(pk, nf, fours + 1, locked - kan + group_points(P, p.TI_SMALL, inc),
+                              P, work)
+        best = solve_free(pk, nf, fours + 1, locked - kan + group_points(P, p.PAO_SMALL, inc),
+                          P, work)
+        if P[p.QIANGZHAO] == 1:  # the 坎 stays, the card is free
+            best = max(best, solve_free(pk + b, nf + 1, fours, locked, P, work))
         return best
     if n == 2:
-        work[inc] = 0
         if inc_self == 1:
-            return solve_free(work, fours, locked + group_points(P, p.WEI_SMALL, inc), P)
-        best = solve_free(work, fours, locked + peng_points(P, inc), P)
-        work[inc] = 3
-        r = solve_free(work, fours, locked, P)
-        work[inc] = 2
-        return max(best, r)
+            return solve_free(pk - 2 * b, nf - 2, fours,
+                              locked + group_points(P, p.WEI_SMALL, inc), P, work)
+        best = solve_free(pk - 2 * b, nf - 2, fours, locked + peng_points(P, inc), P, work)
+        return max(best, solve_free(pk + b, nf + 1, fours, locked, P, work))
     if n >= 4:
         return NO_HAND
-    work[inc] = n + 1
-    return solve_free(work, fours, locked, P)
+    return solve_free(pk + b, nf + 1, fours, locked, P, work)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -1,0 +1,158 @@
+"""Array layouts of the play kernel: move rows (``M_*``, actions ``A_*``), outcome rows (``O_*``,
+co-winners ``CO_*``), table groups (``MELD_*``, columns ``MD_*``), marks (``MK_*``), scalars
+(``I_*``), win flags (``F_*``) and the scratch tuple every hand reuses (``new_scratch``).
+"""
+
+import numpy as np
+from numba import njit
+
+from ..chi import CHI_COLS, MAX_CHI
+from ..hand import WORK
+
+POLICY_SALT = 0x5A49504149  # the same salt as play.engine.POLICY_SALT
+_SALT = np.uint64(POLICY_SALT)
+
+MAX_SEATS = 4
+MAX_MELDS = 12  # a seat holds at most H + 3 ≤ 24 cards at rest, at least 3 a group: ≤ 8
+MAX_MOVES = 256  # moves per hand. Bound: ≤ 20 dealt 提 + 4 extra cards + 23 draws + 2
+# (胡 / 荒庄) + 20 提/跑 onto a table group (one per kind) + every other move takes ≥ 1 card
+# out of the hands (≤ 61 + 4 cards): < 140
+MOVE_COLS = 12
+MAX_CARDS = 9  # cards listed in one move (吃 + two 比 groups)
+
+# policies (one per seat, ``policies: int64[seats]``)
+POL_RANDOM = 0
+POL_GREEDY = 1
+
+# --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
+M_SEAT = 0
+M_ACTION = 1
+M_AUX = 2  # 胡息 of a 胡; 0 otherwise
+M_CARDS = 3  # 3..11 the card kinds as ``game.moves`` lists them
+# action codes (the reference's ``what``)
+A_DEAL_TI = 0  # "提 (dealt)": an opening 提 laid down
+A_EXTRA = 1  # "extra card": the two-提 extra card (TWO_TI_EXTRA)
+A_DISCARD = 2  # "discards"
+A_DRAW = 3  # "draws"
+A_WEI = 4  # "偎"
+A_CHOUWEI = 5  # "臭偎"
+A_TI = 6  # "提" (a drawn 4th card onto a 坎 / 偎)
+A_PAO = 7  # "跑"
+A_PENG = 8  # "碰"
+A_CHI = 9  # "吃"
+A_CHI_BI = 10  # "吃 + 比"
+A_HU_ZIMO = 11  # "胡 (zimo) N 胡息 on"
+A_HU_FANGPAO = 12  # "胡 (fangpao) ..."
+A_HU_DRAWN = 13  # "胡 (drawn) ..."
+A_HU_ZIMO_SANTI = 14  # "胡 (zimo, santi) ...": 三提 at the deal
+A_HU_ZIMO_WUKAN = 15  # "胡 (zimo, wukan) ...": 五坎 at the deal
+A_HUANG = 16  # "荒庄: the stock is empty" (seat -1, no cards; a log line, not in game.moves)
+
+# --- outcome row ``out: int64[N_OUT]`` -----------------------------------------------------------
+O_WINNER = 0  # winning seat, -1 荒庄
+O_HOW = 1  # HOW_* below
+O_PAYER = 2  # the discarder of a 放炮, else -1
+O_HUXI = 3  # winner's 胡息 (0 on 荒庄)
+O_TIANHU = 4  # 0/1
+O_DIHU = 5  # 0/1
+O_HAIDI = 6  # 0/1: won on the last stock card
+O_INSTANT = 7  # 0 none, 1 三提, 2 五坎 (hand.INSTANT_*)
+O_FANXING = 8  # 翻信 units (0 when the variant has none)
+O_DRAWS = 9  # stock cards drawn in play (the extra card is not a draw)
+O_RED = 10  # red cards (二七十 贰柒拾) among the winner's cards, winning card included
+O_BIG = 11  # big cards among them
+O_ALL_PUNGS = 12  # 1: no 吃 on the table and the win is all 坎/提/偎/碰/跑 (+ one pair)
+O_WIN_CARD = 13  # the card won on (the 亮张 for a win at the deal), -1 荒庄
+O_MOVES = 14  # number of move rows written
+O_TOTAL = 15  # all the winner's cards, winning card included (for the 十八小 名堂)
+# a shared win at the deal (RULES.md §6: equal points, all win): the other winners, each with
+# O_HUXI 胡息, in slots of CO_COLS columns from O_CO (seat -1: empty slot)
+O_NCO = 16  # number of other winners
+O_CO = 17
+MAX_CO = 3  # MAX_SEATS − 1
+CO_SEAT, CO_RED, CO_BIG, CO_TOTAL, CO_FANXING, CO_ALL_PUNGS, CO_INSTANT = range(7)
+CO_COLS = 7
+N_OUT = O_CO + MAX_CO * CO_COLS
+HOW_NONE = 0
+HOW_ZIMO = 1
+HOW_FANGPAO = 2
+HOW_DRAWN = 3
+
+# --- table groups -------------------------------------------------------------------------------
+MELD_CHI = 0
+MELD_PENG = 1
+MELD_WEI = 2
+MELD_CHOUWEI = 3
+MELD_PAO = 4
+MELD_TI = 5
+MELD_KAN = 6  # only for points: a 坎 never lies on the table
+MD_KIND = 0
+MD_LEN = 1
+MD_HUXI = 2
+MD_CARDS = 3  # 3..6
+MELD_COLS = 7
+
+MK_CHOU = 0
+MK_PASSED_PENG = 1
+MK_BESIDE = 2
+
+# --- scalars ``ints`` ----------------------------------------------------------------------------
+I_POS = 0  # next stock card: deck[I_POS]; the stock is empty at DECK
+I_DRAWS = 1
+I_FIRST = 2  # 1 until the first discard of the hand is settled
+I_NMOV = 3
+I_SEATS = 4
+I_H = 5  # a non-dealer's dealt hand size
+I_CHOUWIN = 6  # variant.win.choupai_win
+I_HAVE = 7  # the policy stream's spare half is valid
+I_NPASS = 8  # passed claims noted for the card in hand
+I_NMELD = 9  # 9..12 number of table groups per seat
+I_PASS = 13  # 13..28 (seat, was_peng) pairs of the passed claims
+N_INTS = 29
+
+# _win flags
+F_TIANHU = 1
+F_DIHU = 2
+F_HAIDI = 4
+F_IN_HAND = 8  # the winning card is already among the winner's cards (a win at the deal)
+F_OWN = 16  # the winner's own card (its 提/偎 scoring)
+F_DRAWN = 32  # a drawn card (a 碰 may become a 跑)
+
+_I = np.int64  # call arguments are cast so that numba compiles one signature per helper
+
+WIN = -2  # on_discard / on_draw: the hand was won (``out`` written)
+NONE = -1  # nobody took the card
+
+RED_MASK = (1 << 1) | (1 << 6) | (1 << 9) | (1 << 11) | (1 << 16) | (1 << 19)
+
+PLAY_WORK = WORK
+
+
+def new_scratch():
+    """The scratch tuple ``play_hand`` takes (allocate once, reuse for every hand)."""
+    return (
+        np.zeros((MAX_SEATS, 20), np.int8),  # hands
+        np.zeros((3, MAX_SEATS, 20), np.int8),  # marks
+        np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),  # melds
+        np.zeros(N_INTS, np.int64),  # ints
+        np.zeros(2, np.uint64),  # rng
+        np.zeros(PLAY_WORK, np.int64),  # eval_hand work, then the free_best memo
+        np.zeros((8, 20), np.int8),  # tmp rows: 2 吃 check, 3 policy hand, 4 winner's cards, 5 free
+        np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
+        np.zeros(20, np.int64),  # discard options
+    )
+
+
+@njit(cache=True)
+def _new_scratch():
+    return (
+        np.zeros((MAX_SEATS, 20), np.int8),
+        np.zeros((3, MAX_SEATS, 20), np.int8),
+        np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),
+        np.zeros(N_INTS, np.int64),
+        np.zeros(2, np.uint64),
+        np.zeros(PLAY_WORK, np.int64),
+        np.zeros((8, 20), np.int8),
+        np.zeros((MAX_CHI, CHI_COLS), np.int64),
+        np.zeros(20, np.int64),
+    )

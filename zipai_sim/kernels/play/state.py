@@ -1,0 +1,263 @@
+"""The seat state and its small operations: move rows, the policy stream, table groups and their
+胡息, packed hands, and ``eval_hand``'s own first tests run on packed cards (``_may_eval``) so
+that most "can this seat win?" questions cost no call (RULES.md §3, §6).
+"""
+
+import numpy as np
+from numba import njit
+
+from ... import params as p
+from ..chi import NO_GROUP, gcard
+from ..hand import group_points, peng_points
+from ..packed import LOW, W, orphans
+from ..rng import bounded
+from .layout import (
+    _I,
+    I_HAVE,
+    I_NMELD,
+    I_NMOV,
+    M_ACTION,
+    M_AUX,
+    M_CARDS,
+    M_SEAT,
+    MAX_CARDS,
+    MD_CARDS,
+    MD_HUXI,
+    MD_KIND,
+    MD_LEN,
+    MELD_CHI,
+    MELD_CHOUWEI,
+    MELD_COLS,
+    MELD_PAO,
+    MELD_PENG,
+    MELD_TI,
+    MELD_WEI,
+)
+
+# --- small helpers ------------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def _say(moves, ints, s, a, aux, k, n):
+    """One move row: ``n`` copies of kind ``k``."""
+    r = ints[I_NMOV]
+    moves[r, M_SEAT] = s
+    moves[r, M_ACTION] = a
+    moves[r, M_AUX] = aux
+    for i in range(MAX_CARDS):
+        moves[r, M_CARDS + i] = k if i < n else -1
+    ints[I_NMOV] = r + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _below(rng, ints, m):
+    """``Stream.below(m)`` on the policy stream."""
+    st, sp, hv, v = bounded(rng[0], rng[1], ints[I_HAVE], m)
+    rng[0] = st
+    rng[1] = sp
+    ints[I_HAVE] = hv
+    return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pts(P, kind, k):
+    """胡息 of a three/four of a kind (``Game.pts``)."""
+    if kind == MELD_PENG:
+        return peng_points(P, k)
+    if kind == MELD_WEI:
+        return group_points(P, p.WEI_SMALL, k)
+    if kind == MELD_CHOUWEI:
+        return group_points(P, p.CHOUWEI_SMALL, k)
+    if kind == MELD_PAO:
+        return group_points(P, p.PAO_SMALL, k)
+    if kind == MELD_TI:
+        return group_points(P, p.TI_SMALL, k)
+    return group_points(P, p.KAN_SMALL, k)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def run_pts(P, code):
+    """胡息 of a 3-card free group (``Game.run_pts``): 一二三 and 二七十 score, others 0."""
+    a = gcard(code, 0)
+    b = gcard(code, 1)
+    c = gcard(code, 2)
+    size = (a // 10) * 10
+    if a == size and b == size + 1 and c == size + 2:
+        return P[p.YIERSAN_BIG] if size else P[p.YIERSAN_SMALL]
+    if a == size + 1 and b == size + 6 and c == size + 9:
+        return P[p.ERQISHI_BIG] if size else P[p.ERQISHI_SMALL]
+    return 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _table_huxi(melds, ints, s):
+    t = _I(0)
+    for i in range(ints[I_NMELD + s]):
+        t += melds[s, i, MD_HUXI]
+    return t
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _fours(melds, ints, s):
+    t = _I(0)
+    for i in range(ints[I_NMELD + s]):
+        if melds[s, i, MD_LEN] == 4:
+            t += 1
+    return t
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _at_rest(hands, melds, ints, s):
+    t = _I(0)
+    for k in range(20):
+        t += hands[s, k]
+    for i in range(ints[I_NMELD + s]):
+        t += melds[s, i, MD_LEN]
+    return t
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
+    """Index of the first 偎/臭偎 (``wei_ok``) or 碰 (``peng_ok``) of kind ``c``, or -1."""
+    for i in range(ints[I_NMELD + s]):
+        if melds[s, i, MD_CARDS] != c:
+            continue
+        kd = melds[s, i, MD_KIND]
+        if wei_ok and (kd == MELD_WEI or kd == MELD_CHOUWEI):
+            return i
+        if peng_ok and kd == MELD_PENG:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_same(P, melds, ints, s, kind, c, n):
+    """Append a table group of ``n`` copies of ``c``."""
+    i = ints[I_NMELD + s]
+    melds[s, i, MD_KIND] = kind
+    melds[s, i, MD_LEN] = n
+    melds[s, i, MD_HUXI] = _pts(P, kind, c)
+    for t in range(4):
+        melds[s, i, MD_CARDS + t] = c if t < n else -1
+    ints[I_NMELD + s] = i + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_group(P, melds, ints, s, code):
+    """Append a 吃/比 group (``MELD_CHI``)."""
+    i = ints[I_NMELD + s]
+    melds[s, i, MD_KIND] = MELD_CHI
+    melds[s, i, MD_LEN] = 3
+    melds[s, i, MD_HUXI] = run_pts(P, code)
+    for t in range(3):
+        melds[s, i, MD_CARDS + t] = gcard(code, t)
+    melds[s, i, MD_CARDS + 3] = -1
+    ints[I_NMELD + s] = i + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _del_meld(melds, ints, s, i):
+    n = ints[I_NMELD + s]
+    for r in range(i, n - 1):
+        for t in range(MELD_COLS):
+            melds[s, r, t] = melds[s, r + 1, t]
+    ints[I_NMELD + s] = n - 1
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+#
+# eval_hand costs a call and a packing pass; most hands it is asked about fail its first tests
+# (free-card count mod 3, a free card that joins no group). ``_may_eval`` runs exactly those
+# tests of ``hand.solve_free`` on every branch ``eval_hand`` would try, on packed free cards:
+# False means eval_hand returns NO_HAND for sure, True means it must be asked. Results are the
+# same either way; only time changes.
+
+@njit(cache=True, _nrt=False, inline="always")
+def _free_pack(hand):
+    """(packed free cards, their number, four-card groups) of ``hand`` (坎/提 locked)."""
+    pk = 0
+    nf = 0
+    f4 = 0
+    for k in range(20):
+        n = hand[k]
+        if n == 4:
+            f4 += 1
+        elif n < 3:
+            pk += np.int64(n) << (W * k)
+            nf += n
+    return pk, nf, f4
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pre(pk, nf, fours):
+    """``solve_free``'s tests before its search: count and orphan cards."""
+    need = 1 if fours >= 1 else 0
+    rest = nf - 2 * need
+    if rest < 0 or rest % 3 != 0:
+        return False
+    m1 = (pk | (pk >> 1)) & LOW
+    m2 = (pk >> 1) & LOW
+    return orphans(m1, m2, need) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _may_eval(P, pk, nf, fours, inc, own, hinc):
+    """False when ``eval_hand`` on the hand packed as ``(pk, nf, fours)`` (fours: table + hand)
+    with incoming ``inc`` (own draw: ``own``; ``hinc`` = hand[inc]) surely gives NO_HAND."""
+    if inc < 0:
+        return _pre(pk, nf, fours)
+    b = np.int64(1) << (W * inc)
+    if hinc == 3:
+        if _pre(pk, nf, fours + 1):
+            return True
+        if own == 0 and P[p.QIANGZHAO] == 1:
+            return _pre(pk + b, nf + 1, fours)
+        return False
+    if hinc == 2:
+        if _pre(pk - 2 * b, nf - 2, fours):
+            return True
+        if own == 0:
+            return _pre(pk + b, nf + 1, fours)
+        return False
+    if hinc >= 4:
+        return False
+    return _pre(pk + b, nf + 1, fours)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _seat_pack(hands, s):
+    """(packed free cards, their number, 提 in hand, packed whole hand) of seat ``s``."""
+    pk = _I(0)
+    nf = _I(0)
+    f4 = _I(0)
+    full = _I(0)
+    for k in range(20):
+        n = _I(hands[s, k])
+        full += n << (W * k)
+        if n == 4:
+            f4 += 1
+        elif n < 3:
+            pk += n << (W * k)
+            nf += n
+    return pk, nf, f4, full
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _after_chi(P, hands, cs, s, c, i, h):
+    """Seat ``s``'s hand after 吃 option ``cs[i]`` of card ``c`` (its 比 included), written to
+    ``h``; returns the 胡息 of the groups laid."""
+    for k in range(20):
+        h[k] = hands[s, k]
+    gain = _I(0)
+    for g in range(3):
+        code = cs[i, g]
+        if code == NO_GROUP:
+            continue
+        skip = c if g == 0 else -1
+        for t in range(3):
+            k = gcard(code, t)
+            if k == skip:
+                skip = -1
+                continue
+            h[k] -= 1
+        gain += run_pts(P, code)
+    return gain

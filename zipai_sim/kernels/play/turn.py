@@ -1,0 +1,161 @@
+"""The turn loop: ``play_hand`` plays one dealt deck move for move as ``play.engine.Game`` does;
+``play_chunks`` plays whole chunks in parallel.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from ... import params as p
+from ..deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
+from ..rng import deal_state
+from .claims import _choose_discard, _lay_opening_ti, _on_discard, _on_draw
+from .layout import (
+    _I,
+    _SALT,
+    A_DRAW,
+    A_EXTRA,
+    A_HUANG,
+    CO_COLS,
+    CO_SEAT,
+    F_DRAWN,
+    F_OWN,
+    F_TIANHU,
+    HOW_ZIMO,
+    I_CHOUWIN,
+    I_DRAWS,
+    I_FIRST,
+    I_H,
+    I_HAVE,
+    I_NMOV,
+    I_POS,
+    I_SEATS,
+    MAX_CO,
+    MAX_MOVES,
+    MOVE_COLS,
+    O_CO,
+    O_DRAWS,
+    O_MOVES,
+    O_PAYER,
+    O_WIN_CARD,
+    O_WINNER,
+    WIN,
+    _new_scratch,
+)
+from .state import _at_rest, _fours, _say
+from .winning import _can_win, _deal_wins, _win
+
+
+@njit(cache=True, _nrt=False)
+def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
+    """Play the dealt ``deck: int8[80]`` (``kernels.deal`` layout) as ``play.engine.Game`` does.
+
+    P: the variant's params tuple; choupai_win: ``variant.win.choupai_win`` (0/1); policies:
+    ``int64[seats]`` POL_RANDOM / POL_GREEDY per seat; key (uint64), j: the deal's chunk key and
+    index (the policy stream is ``Stream(key ^ POLICY_SALT, j)``); moves_out:
+    ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
+    Returns the number of move rows written (also ``out[O_MOVES]``)."""
+    hands, marks, melds, ints, rng, work, _tmp, _cs, opts = S
+    seats = P[p.SEATS]
+    h = P[p.OTHER_CARDS]
+    hands[:, :] = 0
+    marks[:, :, :] = 0
+    ints[:] = 0
+    ints[I_SEATS] = seats
+    ints[I_H] = h
+    ints[I_CHOUWIN] = choupai_win
+    ints[I_FIRST] = 1
+    n = seats * h
+    for s in range(seats):
+        for i in range(s * h, (s + 1) * h):
+            hands[s, deck[i]] += 1
+    hands[0, deck[n]] += 1
+    ints[I_POS] = n + 1
+    rng[0] = deal_state(key ^ _SALT, j)
+    rng[1] = NO_SPARE
+    ints[I_HAVE] = 0
+    out[:] = 0
+    out[O_WINNER] = -1
+    out[O_PAYER] = -1
+    out[O_WIN_CARD] = -1
+    for q in range(MAX_CO):
+        out[O_CO + q * CO_COLS + CO_SEAT] = -1
+    if _deal_wins(P, S, deck, moves_out, out, policies):
+        out[O_MOVES] = ints[I_NMOV]
+        return ints[I_NMOV]
+    for s in range(seats):
+        _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
+    if P[p.TWO_TI_EXTRA] == 1:
+        for s in range(seats):
+            if _fours(melds, ints, s) == 2 and ints[I_POS] < DECK:
+                k = _I(deck[ints[I_POS]])
+                ints[I_POS] += 1
+                _say(moves_out, ints, s, A_EXTRA, 0, k, 1)
+                hx = _can_win(P, hands, marks, melds, ints, work, _I(s), k, _I(1), _I(1))
+                if hx >= 0:  # the drawn extra card may win at once: the dealer's 天胡
+                    fl = F_OWN | F_DRAWN | (F_TIANHU if s == 0 else 0)
+                    _win(P, S, deck, moves_out, out, _I(s), _I(HOW_ZIMO), k, _I(hx), _I(-1),
+                         _I(fl), _I(0))
+                    out[O_MOVES] = ints[I_NMOV]
+                    return ints[I_NMOV]
+                hands[s, k] += 1
+                _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
+    rest = True
+    s = _I(0)
+    while True:
+        if rest:
+            fo = _fours(melds, ints, s)
+            held = _I(0)
+            for k in range(20):
+                held += hands[s, k]
+            c = _I(-1)
+            if held > 0 and _at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
+                c = _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves_out,
+                                    policies, _I(s))
+            if c >= 0:
+                res = _on_discard(P, S, deck, moves_out, out, policies, _I(s), _I(c))
+                ints[I_FIRST] = 0
+                if res == WIN:
+                    break
+                if res >= 0:
+                    s = res
+                else:
+                    rest = False
+                    s = (s + 1) % seats
+            else:
+                rest = False
+                s = (s + 1) % seats
+        else:
+            if ints[I_POS] >= DECK:
+                _say(moves_out, ints, -1, A_HUANG, 0, -1, 0)
+                out[O_DRAWS] = ints[I_DRAWS]
+                break
+            c = _I(deck[ints[I_POS]])
+            ints[I_POS] += 1
+            ints[I_DRAWS] += 1
+            _say(moves_out, ints, s, A_DRAW, 0, c, 1)
+            last = ints[I_POS] >= DECK
+            res = _on_draw(P, S, deck, moves_out, out, policies, _I(s), _I(c), last)
+            if res == WIN:
+                break
+            if res >= 0:
+                s = res
+                rest = True
+            else:
+                s = (s + 1) % seats
+    out[O_MOVES] = ints[I_NMOV]
+    return ints[I_NMOV]
+
+
+@njit(cache=True, parallel=True)
+def play_chunks(keys, sizes, P, choupai_win, policies, out):
+    """Play every deal of every chunk (one prange iteration per chunk): deal ``j`` of chunk ``c``
+    is ``reference.shuffled_deck(keys[c], j)``, its policy stream keyed ``keys[c] ^ POLICY_SALT``.
+    keys: uint64[m]; sizes: int64[m]; out: int64[m, ≥ max(sizes), N_OUT] (row j of chunk c)."""
+    for c in prange(keys.shape[0]):
+        S = _new_scratch()
+        deck = np.empty(DECK, np.int8)
+        moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
+        for j in range(sizes[c]):
+            fresh_deck(deck)
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j), NO_SPARE, 0)
+            play_hand(deck, P, choupai_win, policies, keys[c], j, moves, out[c, j], S)
