@@ -10,7 +10,7 @@ from zipai_sim import params as p
 from zipai_sim import reference as ref
 from zipai_sim.exact import _table
 from zipai_sim.exact import counts as cnt
-from zipai_sim.exact.automaton import accepts
+from zipai_sim.kernels.automaton import accepts
 from zipai_sim.variants import load_variant
 
 # values 一二三 and 七十 small, 一二三 big: runs, 二七十, 绞, 坎, 提 and the pair rule all occur

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import exact as ke
-from .automaton import build
+from ..kernels.automaton import build
 
 FULL_DECK = np.full(20, 4, np.int64)
 

@@ -63,6 +63,25 @@ def group_at(x, i):
     return NO_GROUP
 
 
+def _group_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``group_at`` for every kind and index as tables: codes ``int64[20, MAX_GW]`` and their
+    sorted kinds ``int64[20, MAX_GW, 3]`` (NO_GROUP / -1 past the last), so the 吃 search
+    decodes no group codes."""
+    codes = np.full((20, MAX_GW), NO_GROUP, np.int64)
+    kinds = np.full((20, MAX_GW, 3), -1, np.int64)
+    for x in range(20):
+        for i in range(MAX_GW):
+            g = group_at.py_func(x, i)
+            if g == NO_GROUP:
+                break
+            codes[x, i] = g
+            kinds[x, i] = (g // 400, (g // 20) % 20, g % 20)
+    return codes, kinds
+
+
+GROUPS, GROUP_KINDS = _group_tables()
+
+
 @njit(cache=True, _nrt=False)
 def groups_with(x, gw):
     """Every 3-card group containing kind ``x`` into ``gw: int64[≥ MAX_GW]`` in the order of
@@ -100,16 +119,30 @@ def take(src, code, skip):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def take_at(src, x, i, skip):
+    """``take(src, GROUPS[x, i], skip)`` reading the group's kinds from ``GROUP_KINDS``."""
+    dst = src
+    for t in range(3):
+        k = GROUP_KINDS[x, i, t]
+        if k == skip:
+            skip = -1
+            continue
+        if count(dst, k) <= 0 or count(src, k) >= 3:
+            return -1
+        dst -= np.int64(1) << (3 * k)
+    return dst
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def chi_possible(pk, x):
     """Necessary test for ``chi_options`` (packed hand ``pk``): some group with ``x`` can be
     made from free hand cards. False means there is no option."""
     if count(pk, x) >= 3:
         return False
     for i in range(MAX_GW):
-        g = group_at(x, i)
-        if g == NO_GROUP:
+        if GROUPS[x, i] == NO_GROUP:
             return False
-        if take(pk, g, x) >= 0:
+        if take_at(pk, x, i, x) >= 0:
             return True
     return False
 
@@ -164,39 +197,43 @@ def chi_options(pk, x, cs):
         return 0
     n = 0
     for a in range(MAX_GW):
-        g = group_at(x, a)
+        g = GROUPS[x, a]
         if g == NO_GROUP:
             break
-        rest = take(pk, g, x)
+        rest = take_at(pk, x, a, x)
         if rest < 0:
+            continue
+        if count(rest, x) == 0:  # no 比: the option (g) differs from every one before it
+            cs[n, 0] = g
+            cs[n, 1] = NO_GROUP
+            cs[n, 2] = NO_GROUP
+            cs[n, 3] = g
+            cs[n, 4] = NO_GROUP
+            cs[n, 5] = NO_GROUP
+            n += 1
             continue
         # _bi(rest, x): every way to lay the X still held, de-duplicated by sorted groups
         nb = 0
-        if count(rest, x) == 0:
-            cs[0, 6] = NO_GROUP
-            cs[0, 7] = NO_GROUP
-            nb = 1
-        else:
-            for b in range(MAX_GW):
-                g1 = group_at(x, b)
-                if g1 == NO_GROUP:
+        for b in range(MAX_GW):
+            g1 = GROUPS[x, b]
+            if g1 == NO_GROUP:
+                break
+            t1 = take_at(rest, x, b, -1)
+            if t1 < 0:
+                continue
+            if count(t1, x) == 0:
+                nb = _add_bi(cs, nb, g1, NO_GROUP)
+                continue
+            for c in range(MAX_GW):
+                g2 = GROUPS[x, c]
+                if g2 == NO_GROUP:
                     break
-                t1 = take(rest, g1, -1)
-                if t1 < 0:
+                t2 = take_at(t1, x, c, -1)
+                if t2 < 0:
                     continue
-                if count(t1, x) == 0:
-                    nb = _add_bi(cs, nb, g1, NO_GROUP)
+                if count(t2, x) != 0:  # cannot happen: at most two X are left (module doc)
                     continue
-                for c in range(MAX_GW):
-                    g2 = group_at(x, c)
-                    if g2 == NO_GROUP:
-                        break
-                    t2 = take(t1, g2, -1)
-                    if t2 < 0:
-                        continue
-                    if count(t2, x) != 0:  # cannot happen: at most two X are left (module doc)
-                        continue
-                    nb = _add_bi(cs, nb, g1, g2)
+                nb = _add_bi(cs, nb, g1, g2)
         # the options of this 吃 group, in _bi order; one per distinct set of laid groups
         for i in range(nb):
             b0 = cs[i, 6]

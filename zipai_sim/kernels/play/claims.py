@@ -4,9 +4,11 @@ its 比) in seat order, the 臭牌 marks of passed claims, and what happens to a
 """
 
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ... import params as p
 from ..chi import NO_GROUP, chi_options, chi_possible, gcard
+from ..packed import LOW, W
 from .layout import (
     _I,
     A_CHI,
@@ -26,9 +28,11 @@ from .layout import (
     HOW_FANGPAO,
     HOW_ZIMO,
     I_FIRST,
+    I_FULL,
     I_NMOV,
     I_NPASS,
     I_PASS,
+    I_PK,
     I_SEATS,
     M_ACTION,
     M_AUX,
@@ -47,7 +51,18 @@ from .layout import (
     WIN,
 )
 from .policies import _pol_chi, _pol_discard, _pol_peng
-from .state import _add_group, _add_same, _after_chi, _del_meld, _meld_of, _say, _seat_pack
+from .state import (
+    _add_group,
+    _add_same,
+    _after_chi,
+    _chi_left,
+    _del_meld,
+    _meld_of,
+    _repack,
+    _say,
+    _seat_pack,
+    _set_count,
+)
 from .winning import _can_win, _win
 
 # --- the hand -----------------------------------------------------------------------------------
@@ -56,28 +71,31 @@ from .winning import _can_win, _win
 def _lay_opening_ti(P, hands, melds, ints, moves, s):
     for k in range(20):
         if hands[s, k] == 4:
-            hands[s, k] = 0
+            _set_count(hands, ints, s, k, 0)
             _add_same(P, melds, ints, s, MELD_TI, k, 4)
             _say(moves, ints, s, A_DEAL_TI, 0, k, 4)
 
 
 @njit(cache=True, _nrt=False)
 def _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves, policies, s):
-    """``Game.choose_discard``."""
-    n = _I(0)
-    for k in range(20):
-        if 0 < hands[s, k] < 3:  # 坎 are never discarded (§5.7)
-            opts[n] = k
-            n += 1
-    if n == 0:  # only 坎 left: skip the discard, or break a 坎 (``[play].only_kan_discard``)
+    """``Game.choose_discard``: the options are the free kinds in order (坎 are never
+    discarded, §5.7), else, with only 坎 left, skip the discard or break a 坎
+    (``[play].only_kan_discard``)."""
+    full = ints[I_FULL + s]
+    held = (full | (full >> 1) | (full >> 2)) & LOW
+    opt = (ints[I_PK + s] | (ints[I_PK + s] >> 1)) & LOW
+    if opt == 0:
         if P[p.ONLY_KAN_SKIP] == 1:
             return _I(-1)
-        for k in range(20):
-            if hands[s, k] > 0:
-                opts[n] = k
-                n += 1
+        opt = held
+    n = _I(0)
+    while opt != 0:
+        b = opt & -opt
+        opt ^= b
+        opts[n] = trailing_zeros(b) // W
+        n += 1
     c = _pol_discard(P, hands, melds, ints, rng, work, opts, policies, _I(s), _I(n))
-    hands[s, c] -= 1
+    _set_count(hands, ints, s, c, hands[s, c] - 1)
     marks[MK_CHOU, s, c] = 1  # never 吃/碰 one's own discard (§5.6)
     _say(moves, ints, s, A_DISCARD, 0, c, 1)
     return c
@@ -90,7 +108,7 @@ def _make_four(P, hands, melds, ints, moves, s, c, kind):
     if i >= 0:
         _del_meld(melds, ints, s, i)
     else:
-        hands[s, c] = 0
+        _set_count(hands, ints, s, c, 0)
     _add_same(P, melds, ints, s, kind, c, 4)
     _say(moves, ints, s, A_TI if kind == MELD_TI else A_PAO, 0, c, 4)
 
@@ -114,23 +132,21 @@ def _note_pass(ints, s, was_peng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _keeps_discard(hands, s, c):
+def _keeps_discard(ints, s, c):
     """Seat ``s`` holds a free card (held once or twice) of a kind other than ``c``."""
-    for k in range(20):
-        if k != c and 0 < hands[s, k] < 3:
-            return True
-    return False
+    pk = ints[I_PK + s]
+    return ((pk | (pk >> 1)) & LOW & ~(_I(1) << (W * c))) != 0
 
 
-@njit(cache=True, _nrt=False)
-def _chi_leaves_discard(P, hands, cs, s, c, i, h):
-    """``play.chi.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card stays
-    (``h``: scratch row)."""
-    _after_chi(P, hands, cs, s, c, i, h)
-    for k in range(20):
-        if 0 < h[k] < 3:
-            return True
-    return False
+@njit(cache=True, _nrt=False, inline="always")
+def _chi_leaves_discard(P, ints, cs, s, c, i):
+    """``play.chi.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card (held
+    once or twice) stays, on the packed hand."""
+    full = _chi_left(P, ints[I_FULL + s], cs, c, i)[0]
+    b0 = full & LOW
+    b1 = (full >> 1) & LOW
+    b2 = (full >> 2) & LOW
+    return ((b0 ^ b1) & ~b2) != 0  # held once (b0) or twice (b1), not 3 (both) or 4 (b2)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -142,10 +158,10 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, polic
         s = (first + i) % seats
         if hands[s, c] != 2 or marks[MK_CHOU, s, c] != 0 or marks[MK_PASSED_PENG, s, c] != 0:
             continue
-        if not _keeps_discard(hands, s, c):  # §5.3: a claim must leave a discard
+        if not _keeps_discard(ints, s, c):  # §5.3: a claim must leave a discard
             continue
         if _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, _I(s), _I(c)):
-            hands[s, c] = 0
+            _set_count(hands, ints, s, c, 0)
             _add_same(P, melds, ints, s, MELD_PENG, c, 3)
             _say(moves, ints, s, A_PENG, 0, c, 3)
             taker = s
@@ -157,11 +173,11 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, polic
 @njit(cache=True, _nrt=False)
 def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
     """``Game.offer_chi`` once the card is known not 臭: options, the policy, the 吃."""
-    pk = _seat_pack(hands, s)[3]
+    pk = _seat_pack(ints, s)[3]
     m = chi_options(pk, c, cs)
     n = _I(0)
     for i in range(m):  # keep the options that leave a discard (§5.3), in order
-        if _chi_leaves_discard(P, hands, cs, _I(s), _I(c), _I(i), tmp[2]):
+        if _chi_leaves_discard(P, ints, cs, _I(s), _I(c), _I(i)):
             for col in range(3):
                 cs[n, col] = cs[i, col]
             n += 1
@@ -172,6 +188,7 @@ def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, 
         _note_pass(ints, s, 0)
         return False
     _after_chi(P, hands, cs, s, c, i, hands[s])
+    _repack(hands, ints, s)
     r = ints[I_NMOV]
     nc = _I(0)
     for g in range(3):
@@ -196,7 +213,7 @@ def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves, po
     """``Game.offer_chi``: the optional 吃 (with its 比) of seat ``s``."""
     if marks[MK_CHOU, s, c] != 0:
         return False
-    if not chi_possible(_seat_pack(hands, s)[3], c):
+    if not chi_possible(_seat_pack(ints, s)[3], c):
         return False
     return _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, _I(s),
                      _I(c))
@@ -275,7 +292,7 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
             return WIN
         if hands[t, c] == 2:
             kind = MELD_CHOUWEI if marks[MK_PASSED_PENG, t, c] != 0 else MELD_WEI
-            hands[t, c] = 0
+            _set_count(hands, ints, t, c, 0)
             _add_same(P, melds, ints, t, kind, c, 3)
             _say(moves, ints, t, A_CHOUWEI if kind == MELD_CHOUWEI else A_WEI, 0, c, 3)
         else:

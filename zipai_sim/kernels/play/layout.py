@@ -108,7 +108,20 @@ I_HAVE = 7  # the policy stream's spare half is valid
 I_NPASS = 8  # passed claims noted for the card in hand
 I_NMELD = 9  # 9..12 number of table groups per seat
 I_PASS = 13  # 13..28 (seat, was_peng) pairs of the passed claims
-N_INTS = 29
+# running totals per seat (4 slots each), kept by state._set_count and the table-group helpers
+# so that no question about a seat needs a pass over its 20 counts or its table groups
+I_TH = 29  # 29..32 胡息 of the table groups
+I_FO = 33  # four-card table groups (提/跑)
+I_NTAB = 37  # cards on the table
+I_HELD = 41  # cards in hand
+I_PK = 45  # packed free cards (kinds held 0..2 times, ``kernels.packed``)
+I_NF = 49  # their number
+I_F4 = 53  # 提 in hand (kinds held 4 times)
+I_FULL = 57  # packed whole hand
+I_TRIPLE = 61  # spaced mask of the kinds of the seat's 偎/臭偎/碰 (one group a kind at most)
+I_NOW_KEY = 65  # 65..72 the greedy score of the seat's hand now: its key (hand; table 胡息, fours)
+I_NOW = 73  # 73..76 the score (asked again at every 碰/吃 offer until the hand changes)
+N_INTS = 77
 
 # _win flags
 F_TIANHU = 1

@@ -9,11 +9,12 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ... import params as p
+from ..automaton import build as build_automaton
 from ..freetab import free_tab
 from ..hand import group_points, is_win
 from ..packed import LOW, W, orphans
-from .layout import _I, MELD_PENG, POL_RANDOM
-from .state import _after_chi, _below, _fours, _pts, _table_huxi
+from .layout import _I, I_FULL, I_NOW, I_NOW_KEY, MELD_PENG, POL_RANDOM
+from .state import _below, _chi_left, _fours, _pts, _table_huxi
 
 
 def _neighbours(o: int) -> int:
@@ -31,8 +32,48 @@ def _neighbours(o: int) -> int:
 # by a card in every orphan's neighbourhood: ``_score`` asks about those kinds only.
 NEIGHBOURS = np.array([_neighbours(o) for o in range(20)], np.int64)
 
+
+
+def _flat_automaton() -> tuple[np.ndarray, np.ndarray]:
+    """The completability automaton (``kernels.automaton``, plain mode) as one flat table and
+    its level offsets: at levels 0..8, entry ``START[v] + 9 * state + symbol`` (symbol
+    ``3 * small + big``, the value's free counts) is the next state (-1: no split survives); at
+    level 9 it is the accept mask (bit 0: complete with no pair, bit 1: with exactly one pair).
+    int16 keeps it under numba's 1 MB limit for arrays frozen into cached code."""
+    tab = build_automaton()
+    plain, acc = tab["plain"], tab["plain_accept"]
+    live = [int((plain[v] >= 0).any(axis=1).nonzero()[0].max()) + 1 for v in range(10)]
+    start = np.concatenate([[0], np.cumsum([n * 9 for n in live])]).astype(np.int64)
+    flat = np.full(int(start[-1]), -1, np.int16)
+    for v in range(10):
+        nxt = plain[v, :live[v]]
+        val = nxt if v < 9 else np.where(nxt >= 0, acc[np.maximum(nxt, 0)], 0)
+        flat[start[v]:start[v + 1]] = val.reshape(-1)
+    return flat, start
+
+
+# Most hands the greedy score asks about cannot be completed (about 9 in 10 after the orphan
+# test); the automaton rejects them in a few lookups, before ``free_tab`` enumerates 绞 choices.
+AUTOMATON, START = _flat_automaton()
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _completes(q, need):
+    """Whether the packed free cards ``q`` (counts 0..2) are all groups with exactly ``need``
+    pairs: the automaton read one value (small + big kind) at a time."""
+    m = _I(0)
+    for v in range(9):
+        m = _I(AUTOMATON[START[v] + 9 * m + 3 * ((q >> (W * v)) & 7)
+                         + ((q >> (W * (v + 10))) & 7)])
+        if m < 0:
+            return False
+    acc = AUTOMATON[START[9] + 9 * m + 3 * ((q >> (W * 9)) & 7) + ((q >> (W * 19)) & 7)]
+    return (acc >> need) & 1 == 1
+
+
 SCORE_WIN = 1_000_000  # greedy score (win, waits, best) as one int: waits ≤ 20, 胡息 < 1000
 SCORE_WAITS = 1_000
+MAX_HUXI = SCORE_WAITS - 1  # a bound on one wait's 胡息 (the score packs it below the waits)
 
 
 # --- greedy: a hand as packed words --------------------------------------------------------------
@@ -44,28 +85,43 @@ SCORE_WAITS = 1_000
 # operations instead of a pass over 20 counts.
 
 @njit(cache=True, _nrt=False, inline="always")
-def _pack_hand(P, hand, th, fo):
-    """The packed words of ``hand: int8[20]`` with table 胡息 ``th`` and four-card groups
-    ``fo``."""
-    pk = _I(0)
+def _kind(low):
+    """The kind of a spaced one-bit mask."""
+    return trailing_zeros(low) // W
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _words(P, full, th, fo):
+    """The packed words of a whole hand packed as ``full`` (counts 0..4) with table 胡息
+    ``th`` and four-card table groups ``fo``: classes by bit operations, then a pass over the
+    (few) 坎 and 提 for their 胡息."""
+    b0 = full & LOW
+    b1 = (full >> 1) & LOW
+    h4 = (full >> 2) & LOW
+    k3 = b0 & b1
+    pk = full & ~((k3 | h4) * 7)
+    free1 = pk & LOW
+    free2 = (pk >> 1) & LOW
     nf = _I(0)
-    k3 = _I(0)
-    h4 = _I(0)
-    fours = _I(fo)
+    while free1 != 0:
+        free1 &= free1 - 1
+        nf += 1
+    while free2 != 0:
+        free2 &= free2 - 1
+        nf += 2
     locked = _I(th)
-    for k in range(20):
-        n = _I(hand[k])
-        b = _I(1) << (W * k)
-        if n == 4:
-            h4 |= b
-            fours += 1
-            locked += group_points(P, p.TI_SMALL, k)
-        elif n == 3:
-            k3 |= b
-            locked += group_points(P, p.KAN_SMALL, k)
-        else:
-            pk += n * b
-            nf += n
+    fours = _I(fo)
+    x = k3
+    while x != 0:
+        b = x & -x
+        x ^= b
+        locked += group_points(P, p.KAN_SMALL, _kind(b))
+    x = h4
+    while x != 0:
+        b = x & -x
+        x ^= b
+        locked += group_points(P, p.TI_SMALL, _kind(b))
+        fours += 1
     return pk, nf, k3, h4, locked, fours
 
 
@@ -84,14 +140,8 @@ def _minus(P, k, pk, nf, k3, h4, locked, fours):
     return pk - b, nf - 1, k3, h4, locked, fours
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _kind(low):
-    """The kind of a spaced one-bit mask."""
-    return trailing_zeros(low) // W
-
-
 @njit(cache=True, _nrt=False)
-def _score(P, pk, nf, k3, h4, locked, fours):
+def _score(P, pk, nf, k3, h4, locked, fours, floor):
     """``GreedyPolicy.score`` of a packed hand as one int: win * SCORE_WIN + waits *
     SCORE_WAITS + best 胡息 over the waits.
 
@@ -100,7 +150,11 @@ def _score(P, pk, nf, k3, h4, locked, fours):
     test of each case, and the orphans (``packed.orphans``) of the hand, which only a card in
     every orphan's neighbourhood removes (a free card), which only the pair's own kind may hold
     (a 偎 takes cards away, it covers nothing), or which must be none with the pair owed (a 提).
-    Each remaining kind gets ``eval_hand``'s own tests and the lookup tables."""
+    Each remaining kind gets ``eval_hand``'s own tests and the lookup tables.
+
+    ``floor``: the caller only needs scores above it (the best so far); once the kinds left
+    cannot lift the score above ``floor`` (each adds at most one win and one wait) the answer
+    is some value ≤ ``floor``. Exact whenever the true score is above ``floor``."""
     need0 = _I(1) if fours >= 1 else _I(0)
     m1 = (pk | (pk >> 1)) & LOW
     m2 = (pk >> 1) & LOW
@@ -124,7 +178,15 @@ def _score(P, pk, nf, k3, h4, locked, fours):
     win = _I(0)
     waits = _I(0)
     best = _I(0)
+    left = _I(0)
+    c = cand
+    while c != 0:
+        c &= c - 1
+        left += 1
     while cand != 0:
+        if (win + left) * SCORE_WIN + (waits + left) * SCORE_WAITS + MAX_HUXI <= floor:
+            return floor
+        left -= 1
         b = cand & -cand
         cand ^= b
         k = _kind(b)
@@ -147,6 +209,8 @@ def _score(P, pk, nf, k3, h4, locked, fours):
             continue
         if orphans((q | (q >> 1)) & LOW, (q >> 1) & LOW, need) != 0:
             continue
+        if not _completes(q, need):
+            continue
         x = free_tab(q, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG], P[p.ERQISHI_SMALL],
                      P[p.ERQISHI_BIG])
         if x < 0:
@@ -159,18 +223,31 @@ def _score(P, pk, nf, k3, h4, locked, fours):
     return win * SCORE_WIN + waits * SCORE_WAITS + best
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo):
+    """``_score`` of seat ``s``'s hand as it is, remembered until its cards or table change."""
+    key = ints[I_FULL + s] | (_I(1) << 62)
+    key2 = (th << 8) | fo
+    if ints[I_NOW_KEY + s] == key and ints[I_NOW_KEY + 4 + s] == key2:
+        return ints[I_NOW + s]
+    sc = _score(P, pk, nf, k3, h4, locked, fours, _I(-1))
+    ints[I_NOW_KEY + s] = key
+    ints[I_NOW_KEY + 4 + s] = key2
+    ints[I_NOW + s] = sc
+    return sc
+
+
 @njit(cache=True, _nrt=False)
-def _after(P, pk, nf, k3, h4, locked, fours):
-    """``GreedyPolicy._after``: the best discard's score of a packed hand (options: the free
-    kinds in order), 0 without a free card."""
+def _after(P, pk, nf, k3, h4, locked, fours, floor):
+    """``GreedyPolicy._after`` as far as a caller comparing it with ``floor ≥ 0`` needs: the
+    best discard's score of a packed hand (options: the free kinds in order) when it is above
+    ``floor``, else ``floor`` (also without a free card, where the reference says 0)."""
     opt = (pk | (pk >> 1)) & LOW
-    if opt == 0:
-        return _I(0)
-    top = _I(-1)
+    top = _I(floor)
     while opt != 0:
         b = opt & -opt
         opt ^= b
-        sc = _score(P, pk - b, nf - 1, k3, h4, locked, fours)
+        sc = _score(P, pk - b, nf - 1, k3, h4, locked, fours, top)
         if sc > top:
             top = sc
     return top
@@ -182,14 +259,14 @@ def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
     best option)."""
     if policies[s] == POL_RANDOM:
         return opts[_below(rng, ints, nopt)]
-    pk, nf, k3, h4, locked, fours = _pack_hand(P, hands[s], _table_huxi(melds, ints, s),
-                                               _fours(melds, ints, s))
+    pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], _table_huxi(melds, ints, s),
+                                           _fours(melds, ints, s))
     top = _I(-1)
     pick = _I(-1)
     for i in range(nopt):
         k = opts[i]
         a, b, c, d, e, f = _minus(P, k, pk, nf, k3, h4, locked, fours)
-        sc = _score(P, a, b, c, d, e, f)
+        sc = _score(P, a, b, c, d, e, f, top)
         if pick < 0 or sc > top:
             top = sc
             pick = k
@@ -201,11 +278,13 @@ def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
     """``policy.peng``: 碰 when the best discard after it scores more than the hand now."""
     if policies[s] == POL_RANDOM:
         return _below(rng, ints, 2) == 1
-    pk, nf, k3, h4, locked, fours = _pack_hand(P, hands[s], _table_huxi(melds, ints, s),
-                                               _fours(melds, ints, s))
-    now = _score(P, pk, nf, k3, h4, locked, fours)
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], th, fo)
+    now = _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo)
     b = _I(1) << (W * c)
-    return _after(P, pk - 2 * b, nf - 2, k3, h4, locked + _pts(P, MELD_PENG, c), fours) > now
+    return _after(P, pk - 2 * b, nf - 2, k3, h4, locked + _pts(P, MELD_PENG, c), fours,
+                  now) > now
 
 
 @njit(cache=True, _nrt=False)
@@ -215,14 +294,14 @@ def _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, s, c, no
         return _below(rng, ints, nopt + 1) - 1
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
-    pk, nf, k3, h4, locked, fours = _pack_hand(P, hands[s], th, fo)
-    best = _score(P, pk, nf, k3, h4, locked, fours)
+    full = ints[I_FULL + s]
+    pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
+    best = _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo)
     pick = _I(-1)
-    h = tmp[3]
     for i in range(nopt):
-        gain = _after_chi(P, hands, cs, s, c, i, h)
-        a, b, x, d, e, f = _pack_hand(P, h, th + gain, fo)
-        sc = _after(P, a, b, x, d, e, f)
+        left, gain = _chi_left(P, full, cs, c, i)
+        a, b, x, d, e, f = _words(P, left, th + gain, fo)
+        sc = _after(P, a, b, x, d, e, f, best)
         if sc > best:
             best = sc
             pick = i

@@ -13,9 +13,18 @@ from ..packed import LOW, W, orphans
 from ..rng import bounded
 from .layout import (
     _I,
+    I_F4,
+    I_FO,
+    I_FULL,
     I_HAVE,
+    I_HELD,
+    I_NF,
     I_NMELD,
     I_NMOV,
+    I_NTAB,
+    I_PK,
+    I_TH,
+    I_TRIPLE,
     M_ACTION,
     M_AUX,
     M_CARDS,
@@ -90,34 +99,76 @@ def run_pts(P, code):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _table_huxi(melds, ints, s):
-    t = _I(0)
-    for i in range(ints[I_NMELD + s]):
-        t += melds[s, i, MD_HUXI]
-    return t
+    return ints[I_TH + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _fours(melds, ints, s):
-    t = _I(0)
-    for i in range(ints[I_NMELD + s]):
-        if melds[s, i, MD_LEN] == 4:
-            t += 1
-    return t
+    return ints[I_FO + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _at_rest(hands, melds, ints, s):
-    t = _I(0)
+    return ints[I_HELD + s] + ints[I_NTAB + s]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _set_count(hands, ints, s, k, n):
+    """``hands[s, k] = n``, keeping the seat's packed words and card count."""
+    o = _I(hands[s, k])
+    n = _I(n)
+    hands[s, k] = n
+    b = _I(1) << (W * k)
+    ints[I_FULL + s] += (n - o) * b
+    ints[I_HELD + s] += n - o
+    if o < 3:
+        ints[I_PK + s] -= o * b
+        ints[I_NF + s] -= o
+    elif o == 4:
+        ints[I_F4 + s] -= 1
+    if n < 3:
+        ints[I_PK + s] += n * b
+        ints[I_NF + s] += n
+    elif n == 4:
+        ints[I_F4 + s] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _repack(hands, ints, s):
+    """Recompute seat ``s``'s packed words from its counts (after a 吃 wrote them)."""
+    pk = _I(0)
+    nf = _I(0)
+    f4 = _I(0)
+    full = _I(0)
     for k in range(20):
-        t += hands[s, k]
-    for i in range(ints[I_NMELD + s]):
-        t += melds[s, i, MD_LEN]
+        n = _I(hands[s, k])
+        full += n << (W * k)
+        if n == 4:
+            f4 += 1
+        elif n < 3:
+            pk += n << (W * k)
+            nf += n
+    ints[I_PK + s] = pk
+    ints[I_NF + s] = nf
+    ints[I_F4 + s] = f4
+    ints[I_FULL + s] = full
+    ints[I_HELD + s] = _held(full)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _held(full):
+    t = _I(0)
+    while full != 0:
+        t += full & 7
+        full >>= W
     return t
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
     """Index of the first 偎/臭偎 (``wei_ok``) or 碰 (``peng_ok``) of kind ``c``, or -1."""
+    if (ints[I_TRIPLE + s] >> (W * c)) & 1 == 0:
+        return -1
     for i in range(ints[I_NMELD + s]):
         if melds[s, i, MD_CARDS] != c:
             continue
@@ -135,9 +186,16 @@ def _add_same(P, melds, ints, s, kind, c, n):
     i = ints[I_NMELD + s]
     melds[s, i, MD_KIND] = kind
     melds[s, i, MD_LEN] = n
-    melds[s, i, MD_HUXI] = _pts(P, kind, c)
+    hx = _pts(P, kind, c)
+    melds[s, i, MD_HUXI] = hx
     for t in range(4):
         melds[s, i, MD_CARDS + t] = c if t < n else -1
+    ints[I_TH + s] += hx
+    ints[I_NTAB + s] += n
+    if n == 4:
+        ints[I_FO + s] += 1
+    else:
+        ints[I_TRIPLE + s] |= _I(1) << (W * c)
     ints[I_NMELD + s] = i + 1
 
 
@@ -147,16 +205,25 @@ def _add_group(P, melds, ints, s, code):
     i = ints[I_NMELD + s]
     melds[s, i, MD_KIND] = MELD_CHI
     melds[s, i, MD_LEN] = 3
-    melds[s, i, MD_HUXI] = run_pts(P, code)
+    hx = run_pts(P, code)
+    melds[s, i, MD_HUXI] = hx
     for t in range(3):
         melds[s, i, MD_CARDS + t] = gcard(code, t)
     melds[s, i, MD_CARDS + 3] = -1
     ints[I_NMELD + s] = i + 1
+    ints[I_TH + s] += hx
+    ints[I_NTAB + s] += 3
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _del_meld(melds, ints, s, i):
     n = ints[I_NMELD + s]
+    ints[I_TH + s] -= melds[s, i, MD_HUXI]
+    ints[I_NTAB + s] -= melds[s, i, MD_LEN]
+    if melds[s, i, MD_LEN] == 4:
+        ints[I_FO + s] -= 1
+    elif melds[s, i, MD_KIND] != MELD_CHI:
+        ints[I_TRIPLE + s] &= ~(_I(1) << (W * melds[s, i, MD_CARDS]))
     for r in range(i, n - 1):
         for t in range(MELD_COLS):
             melds[s, r, t] = melds[s, r + 1, t]
@@ -224,21 +291,9 @@ def _may_eval(P, pk, nf, fours, inc, own, hinc):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _seat_pack(hands, s):
+def _seat_pack(ints, s):
     """(packed free cards, their number, 提 in hand, packed whole hand) of seat ``s``."""
-    pk = _I(0)
-    nf = _I(0)
-    f4 = _I(0)
-    full = _I(0)
-    for k in range(20):
-        n = _I(hands[s, k])
-        full += n << (W * k)
-        if n == 4:
-            f4 += 1
-        elif n < 3:
-            pk += n << (W * k)
-            nf += n
-    return pk, nf, f4, full
+    return ints[I_PK + s], ints[I_NF + s], ints[I_F4 + s], ints[I_FULL + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -261,3 +316,23 @@ def _after_chi(P, hands, cs, s, c, i, h):
             h[k] -= 1
         gain += run_pts(P, code)
     return gain
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _chi_left(P, full, cs, c, i):
+    """(packed hand left, 胡息 of the groups laid) after 吃 option ``cs[i]`` of card ``c`` on the
+    packed hand ``full``: the 吃 group takes ``c`` from outside, its 比 groups all from hand."""
+    gain = _I(0)
+    for g in range(3):
+        code = cs[i, g]
+        if code == NO_GROUP:
+            continue
+        skip = c if g == 0 else -1
+        for t in range(3):
+            k = gcard(code, t)
+            if k == skip:
+                skip = -1
+                continue
+            full -= _I(1) << (W * k)
+        gain += run_pts(P, code)
+    return full, gain

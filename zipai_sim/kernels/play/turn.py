@@ -26,6 +26,7 @@ from .layout import (
     I_FIRST,
     I_H,
     I_HAVE,
+    I_HELD,
     I_NMOV,
     I_POS,
     I_SEATS,
@@ -41,7 +42,7 @@ from .layout import (
     WIN,
     _new_scratch,
 )
-from .state import _at_rest, _fours, _say
+from .state import _at_rest, _fours, _say, _set_count
 from .winning import _can_win, _deal_wins, _win
 
 
@@ -67,8 +68,9 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     n = seats * h
     for s in range(seats):
         for i in range(s * h, (s + 1) * h):
-            hands[s, deck[i]] += 1
-    hands[0, deck[n]] += 1
+            k = deck[i]
+            _set_count(hands, ints, s, k, hands[s, k] + 1)
+    _set_count(hands, ints, 0, deck[n], hands[0, deck[n]] + 1)
     ints[I_POS] = n + 1
     rng[0] = deal_state(key ^ _SALT, j)
     rng[1] = NO_SPARE
@@ -97,16 +99,14 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
                          _I(fl), _I(0))
                     out[O_MOVES] = ints[I_NMOV]
                     return ints[I_NMOV]
-                hands[s, k] += 1
+                _set_count(hands, ints, s, k, hands[s, k] + 1)
                 _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
     rest = True
     s = _I(0)
     while True:
         if rest:
             fo = _fours(melds, ints, s)
-            held = _I(0)
-            for k in range(20):
-                held += hands[s, k]
+            held = ints[I_HELD + s]
             c = _I(-1)
             if held > 0 and _at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
                 c = _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves_out,

@@ -9,6 +9,7 @@ from ... import params as p
 from ..deal import DECK
 from ..hand import eval_hand, instant_shape, is_win
 from ..opening import fanxing_value
+from ..packed import W
 from .layout import (
     _I,
     A_HU_DRAWN,
@@ -39,6 +40,7 @@ from .layout import (
     I_NMELD,
     I_POS,
     I_SEATS,
+    I_TRIPLE,
     MD_CARDS,
     MD_HUXI,
     MD_KIND,
@@ -93,6 +95,8 @@ def _forced_at(P, melds, ints, s, c, own, drawn):
     """``Game.placements``' forced group: (index of the table group card ``c`` turns into a
     提/跑, its new kind, whether the card may still go to the hand), or (-1, -1, True). Only a
     跑 may be skipped, and only with 抢招和 (RULES.md §6)."""
+    if (ints[I_TRIPLE + s] >> (W * c)) & 1 == 0:
+        return _I(-1), _I(-1), True
     for i in range(ints[I_NMELD + s]):
         new = _four_from(melds, s, i, c, own, drawn)
         if new >= 0:
@@ -105,7 +109,7 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     """``Game.win_huxi``: best 胡息 of seat ``s`` winning on ``c`` (-1: cannot)."""
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
-    pk, nf, f4, _ = _seat_pack(hands, s)
+    pk, nf, f4, _ = _seat_pack(ints, s)
     best = _I(-1)
     i, new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
     if i >= 0 and _pre(pk, nf, fo + f4 + 1):
@@ -123,7 +127,7 @@ def _can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
     if (marks[MK_CHOU, s, c] != 0 or marks[MK_PASSED_PENG, s, c] != 0) and ints[I_CHOUWIN] == 0:
         return _I(-1)
     fo = _fours(melds, ints, s)
-    pk, nf, f4, _ = _seat_pack(hands, s)
+    pk, nf, f4, _ = _seat_pack(ints, s)
     i, _new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
     may = i >= 0 and _pre(pk, nf, fo + f4 + 1)
     if not may and free_ok:
