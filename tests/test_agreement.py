@@ -1,6 +1,7 @@
 """Kernels against their pure-Python twins (zipai_sim.reference), on random and constructed
 hands and on whole deals. The twin enumerates explicit groups; the kernel searches counts."""
 
+import itertools
 import random
 
 import numpy as np
@@ -68,6 +69,78 @@ def test_waits_agree():
                            r["huxi_other"] if r["huxi_other"] is not None else -1)
                for r in w.iter_rows(named=True)}
         assert got == ref.waits(h, P)
+
+
+# the same opening hands, every column of evaluate_opening from the reference (RULES.md §3-§6)
+INSTANT_HANDS = ["一一一一 二二二二 三三三三 四五六 七八九 壹贰叁",  # 三提
+                 "一一一一 二二二二 三三三 四四四 五五五 六七八九",  # 2 提 + 3 坎
+                 "三三三 五五五 八八八 壹壹壹 玖玖玖 一二 肆伍 六七"]  # 五坎 (三 a 坎)
+
+
+@pytest.mark.parametrize("variant,liangzhang", [
+    ("guangxi-81", None), ("changsha-paohuzi", None), ("liuhu-dao", None),
+    ("hunan-hengyang", "三"),  # 五坎 only when the 亮张 makes the fifth 坎
+])
+def test_opening_batch_columns_agree(variant, liangzhang):
+    v = zs.load_variant(variant)
+    P, size = v.params, v.layout.dealer_cards
+    hands = [zs.parse_hand(h) for h in INSTANT_HANDS if len(h.replace(" ", "")) == size]
+    hands += list(random_hands(1_500, seed=21, size=size))
+    hands += complete_hands(1_500, seed=22, size=size)
+    lz = -1
+    if liangzhang is not None:
+        lz = zs.parse_hand(liangzhang).argmax()
+        hands = [h for h in hands if h[lz]]
+    got = zs.evaluate_opening(np.stack(hands), variant, liangzhang=liangzhang)
+    want = []
+    for h in hands:
+        huxi = ref.best(h, P)[0]
+        inst = ref.instant(h, P, True, lz)
+        want.append((huxi >= 0, huxi if huxi >= 0 else None, sum(1 for x in h if x == 4),
+                     sum(1 for x in h if x == 3), inst, bool(inst) or ref.is_win(huxi, P)))
+    assert got.rows() == want
+    assert {r[4] for r in want} >= ({"", "wukan"} if variant != "liuhu-dao" else {""})
+
+
+@pytest.mark.parametrize("variant,table_huxi,table_fours", [
+    ("guangxi-81", 0, 0), ("changsha-paohuzi", 0, 0), ("guangxi-81", 6, 1),
+])
+def test_waits_batch_agrees(variant, table_huxi, table_fours):
+    """One long frame for a batch: by hand, the kinds, 胡息 and wins of reference.waits."""
+    P = zs.load_variant(variant).params
+    rng = random.Random(23)
+    hands = list(random_hands(100, seed=24, size=20))
+    for h in complete_hands(100, seed=25):
+        h = h.copy()
+        h[rng.choice([i for i in range(20) if h[i]])] -= 1
+        hands.append(h)
+    got = zs.waits(np.stack(hands), variant, table_huxi, table_fours)
+    want = []
+    for i, h in enumerate(hands):
+        for k, (a, b) in sorted(ref.waits(h, P, table_huxi, table_fours).items()):
+            want.append((i, k, a if a >= 0 else None, b if b >= 0 else None,
+                         ref.is_win(a, P), ref.is_win(b, P)))
+    assert got.drop("card").rows() == want
+    assert len(want) > 50 and any(r[4] for r in want)
+
+
+def test_check_hands_agrees_with_numpy():
+    """The one-pass batch check (bytes four at a time) against plain numpy, on garbage counts."""
+    from zipai_sim.kernels import batch as kbatch
+
+    rng = np.random.default_rng(26)
+    for (lo_count, hi_count), (lo, hi), bad_row in itertools.product(
+            ((0, 4), (-1, 4), (0, 5), (-128, 127)), ((30, 50), (0, 80)), (-1, 0, 777, 4999)):
+        c = rng.integers(0, 5, (5000, 20)).astype(np.int8)
+        if bad_row >= 0:
+            c[bad_row] = rng.integers(lo_count, hi_count + 1, 20)
+        totals = c.sum(axis=1, dtype=np.int64)
+        ok = (c >= 0).all(axis=1) & (c <= 4).all(axis=1) & (totals >= lo) & (totals <= hi)
+        ti, kan = np.empty(5000, np.int64), np.empty(5000, np.int64)
+        first = kbatch.check_hands(c.reshape(-1).view(np.uint32), lo, hi, ti, kan)
+        assert first == (np.flatnonzero(~ok)[0] if (~ok).any() else -1)
+        assert (ti[ok] == (c[ok] == 4).sum(axis=1)).all()
+        assert (kan[ok] == (c[ok] == 3).sum(axis=1)).all()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

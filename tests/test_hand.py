@@ -164,3 +164,137 @@ def test_bad_hands_are_named(bad, match):
 def test_incoming_fifth_copy_is_refused():
     with pytest.raises(zs.CardError, match="fifth"):
         zs.explain("一一一一 二三", V81, incoming="一")
+
+
+# --- batches (issue 8: the public API at kernel speed) ---------------------------------------
+
+def _section_10_batch():
+    import numpy as np
+
+    return np.stack([zs.parse_hand(h) for h, *_ in SECTION_10])
+
+
+def test_batch_frame_has_the_documented_columns_and_dtypes():
+    import polars as pl
+
+    df = zs.evaluate_opening(_section_10_batch(), V81)
+    assert df.schema == pl.Schema({"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int64,
+                                   "kan": pl.Int64, "instant": pl.Enum(["", "santi", "wukan"]),
+                                   "win": pl.Boolean})
+    # the §10 table, row by row: 提 and 坎 counted by hand from the hands' text
+    assert df["instant"].to_list() == [r[3] for r in SECTION_10]
+    assert df["ti"].to_list() == [0, 0, 1, 0, 0, 2, 0]
+    assert df["kan"].to_list() == [0, 2, 0, 0, 1, 0, 5]
+    assert df.filter(pl.col("instant") == "wukan").height == 1  # compares as text
+
+
+def test_batch_layouts_and_dtypes_give_the_same_frame():
+    import numpy as np
+
+    hands = _section_10_batch()
+    want = zs.evaluate_opening(hands, V81)
+    wide = np.zeros((len(hands), 3, 20), np.int8)
+    wide[:, 1] = hands  # a strided view, as deal().hands[:, 1]
+    frozen = hands.copy()
+    frozen.setflags(write=False)
+    for same in (hands.astype(np.int64), hands.tolist(), wide[:, 1], hands.astype(float), frozen):
+        assert zs.evaluate_opening(same, V81).equals(want)
+    assert zs.evaluate_opening(hands[2], V81).equals(want[2])  # one hand: one row
+
+
+def test_empty_batch_gives_an_empty_frame():
+    import numpy as np
+
+    df = zs.evaluate_opening(np.zeros((0, 20), np.int8), V81)
+    assert df.height == 0 and df.columns == ["complete", "huxi", "ti", "kan", "instant", "win"]
+    w = zs.waits(np.zeros((0, 20), np.int8), V81)
+    assert w.height == 0 and w.columns[0] == "hand"
+
+
+def _bad(row, fix):
+    """The §10 batch with row ``row`` changed by ``fix`` (counts int8[20] → None)."""
+    hands = _section_10_batch()
+    fix(hands[row])
+    return hands
+
+
+def _set(**kw):
+    def fix(h):
+        for name, x in kw.items():
+            h[zs.parse_hand(name).argmax()] = x
+    return fix
+
+
+def _add(name, x):
+    def fix(h):
+        h[zs.parse_hand(name).argmax()] += x
+    return fix
+
+
+@pytest.mark.parametrize("row_,fix,match", [
+    (3, _set(三=6), r"counts row 3: too many copies: 6 copies of 三"),  # a sixth 三
+    (5, _set(五=-1), r"counts row 5: negative count: -1 of 五"),
+    (1, _set(一=127), r"counts row 1: too many copies: 127 copies of 一"),
+    (6, _set(一=-128), r"counts row 6: negative count: -128 of 一"),
+    # the total stays 21: only the counts are wrong
+    (4, lambda h: (_add("九", -2)(h), _add("二", 2)(h)), r"counts row 4: too many copies"),
+    (2, _set(贰=0), r"an opening hand row 2 holds 17 cards; expected 20..22"),  # no 提 贰
+    (0, _add("一", 2), r"an opening hand row 0 holds 23 cards; expected 20..22"),
+])
+def test_bad_rows_of_a_batch_are_named(row_, fix, match):
+    with pytest.raises(zs.CardError, match=match):
+        zs.evaluate_opening(_bad(row_, fix), V81)
+
+
+def test_first_bad_row_is_named_and_shape_and_type_errors_stay():
+    hands = _section_10_batch()
+    hands[6, 0] += 1
+    hands[2, 0] = 5
+    with pytest.raises(zs.CardError, match="counts row 2: too many copies: 5 copies of 一"):
+        zs.evaluate_opening(hands, V81)
+    with pytest.raises(zs.CardError, match=r"counts has shape \(7, 19\)"):
+        zs.evaluate_opening(_section_10_batch()[:, :19], V81)
+    floats = _section_10_batch().astype(float)
+    floats[1, 0] = 0.5
+    with pytest.raises(zs.CardError, match=r"must hold integers; got 0.5 at index \(1, 0\)"):
+        zs.evaluate_opening(floats, V81)
+    with pytest.raises(zs.CardError, match="liangzhang 九 is not in hand row 1"):
+        zs.evaluate_opening(_section_10_batch(), "hunan-hengyang", liangzhang="九")
+
+
+def test_waits_batch_is_the_single_hand_frames_stacked():
+    import numpy as np
+    import polars as pl
+
+    hands = [H20, H_KAN_PAO, "一二", "一二三 四五六 七八九", "一一一一 二三", "四四四四"]
+    batch = np.stack([zs.parse_hand(h) for h in hands])
+    got = zs.waits(batch, V81)
+    singles = [zs.waits(h, V81) for h in hands]
+    assert singles[0].columns == ["kind", "card", "huxi_self", "huxi_other", "win_self",
+                                  "win_other"]  # one hand: no hand column, as before
+    want = pl.concat([w.select(pl.lit(i, pl.Int64).alias("hand"), pl.all())
+                      for i, w in enumerate(singles)])
+    assert got.equals(want)
+    assert sorted(set(got["hand"])) == [0, 1, 2]  # rows 3..5 have no wait
+    # H20's three waits, from test_waits_of_a_twenty_card_hand and the waits docstring
+    assert got.filter(pl.col("hand") == 0).select("card", "huxi_self", "huxi_other").rows() == [
+        ("二", 12, 12), ("十", 12, 10), ("拾", 9, 9)]
+
+
+def test_waits_batch_passes_the_table_and_names_bad_rows():
+    import numpy as np
+
+    batch = np.stack([zs.parse_hand(h) for h in (H20, H_KAN_PAO)])
+    got = zs.waits(batch, V81, table_huxi=3, table_fours=1)
+    for i, h in enumerate((H20, H_KAN_PAO)):
+        one = zs.waits(h, V81, table_huxi=3, table_fours=1)
+        assert got.filter(hand=i).drop("hand").equals(one)
+    bad = batch.copy()
+    bad[1] = 0
+    with pytest.raises(zs.CardError, match="hand row 1 holds 0 cards; expected 1..21"):
+        zs.waits(bad, V81)
+    bad[1, 3] = 5
+    with pytest.raises(zs.CardError, match="hand row 1: too many copies: 5 copies of 四"):
+        zs.waits(bad, V81)
+    with pytest.raises(ValueError, match="table_fours must be a non-negative integer"):
+        zs.waits(batch, V81, table_fours=-1)

@@ -15,6 +15,7 @@ import polars as pl
 from . import params as p
 from . import reference as ref
 from .cards import CardError, card_name, format_hand, parse_card, parse_hand, validate_counts
+from .kernels import batch as kbatch
 from .kernels import hand as khand
 from .kernels import opening as kopen
 from .variants import Variant, load_variant
@@ -22,6 +23,14 @@ from .variants import Variant, load_variant
 GROUP_NAMES = {"ti": "提", "pao": "跑", "kan": "坎", "wei": "偎", "peng": "碰", "shun": "顺",
                "erqishi": "二七十", "jiao": "绞", "jiang": "将"}
 _INSTANT = {khand.INSTANT_NONE: "", khand.INSTANT_SANTI: "santi", khand.INSTANT_WUKAN: "wukan"}
+#: dtype of ``evaluate_opening``'s ``instant`` column; its physical codes are the kernel's
+INSTANT = pl.Enum([_INSTANT[k] for k in range(len(_INSTANT))])
+_INSTANT_VALUES = pl.Series(INSTANT.categories, dtype=INSTANT)
+_OPENING_SCHEMA = {"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int64, "kan": pl.Int64,
+                   "instant": INSTANT, "win": pl.Boolean}
+_CARD_NAMES = pl.Series([card_name(k) for k in range(20)], dtype=pl.String)
+_WAITS_SCHEMA = {"hand": pl.Int64, "kind": pl.Int64, "card": pl.String, "huxi_self": pl.Int64,
+                 "huxi_other": pl.Int64, "win_self": pl.Boolean, "win_other": pl.Boolean}
 
 HandLike = str | np.ndarray | list
 
@@ -49,6 +58,34 @@ def _check_size(c: np.ndarray, lo: int, hi: int, what: str) -> None:
                         + (f"..{hi}" if hi != lo else ""))
 
 
+def _checked(hand: HandLike, name: str, lo: int, hi: int, what: str
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """``hand`` checked as ``as_counts`` and ``_check_size(.., lo, hi, what)`` check it, as
+    C-contiguous ``int8[n, 20]`` (n = 1 for one hand), with the number of 提 and 坎 of each row
+    (``int64[n]``) and whether ``hand`` was a batch.
+
+    An ``int8`` array is checked in one numba pass (``kernels.batch.check_hands``); only where
+    that finds a bad row do the slow checks run, so the CardError is theirs: it names the row (of
+    a batch) and the problem (a count outside 0..4, a wrong hand size).
+    """
+    if (isinstance(hand, np.ndarray) and hand.dtype == np.int8 and hand.ndim in (1, 2)
+            and hand.shape[-1] == 20):
+        c = hand
+    else:
+        c = as_counts(hand, name)
+    c2 = c.reshape(-1, 20)
+    # one array layout for the kernels (a strided or read-only view would compile another)
+    if not (c2.flags.c_contiguous and c2.flags.writeable and c2.ctypes.data % 4 == 0):
+        c2 = c2.copy()
+    n = c2.shape[0]
+    ti, kan = np.empty(n, np.int64), np.empty(n, np.int64)
+    if kbatch.check_hands(c2.reshape(-1).view(np.uint32), lo, hi, ti, kan) >= 0:
+        validate_counts(c, name=name)
+        _check_size(c, lo, hi, what)
+        raise AssertionError(f"check_hands refused a row of {name} that the checks pass")
+    return c2, ti, kan, c.ndim == 2
+
+
 def _card(card: int | str | None, hand: np.ndarray, name: str) -> int:
     if card is None:
         return -1
@@ -68,49 +105,44 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     counts: ``int8[20]`` or ``int8[n, 20]`` (or hand text), the whole opening hand — 提 (4) and
     坎 (3) inside are locked (RULES.md §3). ``liangzhang``: the dealer's shown card, needed only
     where 五坎 counts just when the 亮张 completes it (衡阳, seed 000 ⑴); ``dealer``: whether the
-    hands are the dealer's. Returns one row per hand: ``complete`` (bool), ``huxi`` (Int64 胡息,
-    null when not complete), ``ti`` and ``kan`` (counts of 提 and 坎), ``instant`` ("",
-    "santi", "wukan"), ``win`` (instant, or complete with 胡息 ≥ the variant's threshold; 飘胡
-    where allowed).
+    hands are the dealer's. Returns one row per hand, in order: ``complete`` (Boolean),
+    ``huxi`` (Int64 胡息, null when not complete), ``ti`` and ``kan`` (Int64 counts of 提 and
+    坎), ``instant`` (the Enum ``INSTANT`` of "", "santi", "wukan"), ``win`` (Boolean: instant,
+    or complete with 胡息 ≥ the variant's threshold; 飘胡 where allowed). An ``int8`` batch is
+    used as it is (no copy when C-contiguous); other integer arrays are converted first.
 
     >>> evaluate_opening("拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌", "guangxi-81").row(0)
     (True, 18, 0, 2, '', True)
 
-    Raises CardError for bad hands and VariantError for an unknown variant.
+    Raises CardError for bad hands, naming the row of a batch and the problem (a count outside
+    0..4, a hand size outside the variant's, a 亮张 not in the hand), and VariantError for an
+    unknown variant.
     """
     v = load_variant(variant)
-    c = as_counts(counts, "counts")
     # a dealer's hand, a non-dealer's + the 亮张, or either + a two-提 extra card (§2, §6)
-    _check_size(c, v.layout.other_cards, v.layout.dealer_cards + 1, "an opening hand")
-    c2 = np.ascontiguousarray(c.reshape(-1, 20))
+    c2, ti, kan, _ = _checked(counts, "counts", v.layout.other_cards, v.layout.dealer_cards + 1,
+                              "an opening hand")
     n = c2.shape[0]
-    if liangzhang is None:
-        lz = np.full(n, -1, np.int64)
-    else:
+    k = -1
+    if liangzhang is not None:
         k = parse_card(liangzhang) if isinstance(liangzhang, str) else int(liangzhang)
         if not 0 <= k < 20:
             raise CardError(f"liangzhang must be a card, got {liangzhang!r}")
-        lz = np.full(n, k, np.int64)
         bad = np.nonzero(c2[:, k] == 0)[0]
         if bad.size:
             raise CardError(f"liangzhang {card_name(k)} is not in hand row {int(bad[0])}")
-    huxi = np.empty(n, np.int64)
-    inst = np.empty(n, np.int8)
+    lz = np.broadcast_to(np.int64(k), (n,))  # the same 亮张 for every row, without a copy
+    huxi, inst = np.empty(n, np.int64), np.empty(n, np.int8)
+    complete, win = np.empty(n, np.bool_), np.empty(n, np.bool_)
     if n:
-        kopen.evaluate_batch(c2, lz, 1 if dealer else 0, v.params, huxi, inst)
-    complete = huxi >= 0
-    P = v.params
-    win = (inst != 0) | (complete & ((huxi >= P[p.THRESHOLD]) | ((P[p.PIAOHU] == 1) & (huxi == 0))))
-    return pl.DataFrame({
-        "complete": complete,
-        "huxi": pl.Series(huxi, dtype=pl.Int64).set(pl.Series(~complete), None)
-        if n else pl.Series([], dtype=pl.Int64),
-        "ti": (c2 == 4).sum(axis=1).astype(np.int64),
-        "kan": (c2 == 3).sum(axis=1).astype(np.int64),
-        "instant": [_INSTANT[int(x)] for x in inst],
-        "win": win,
-    }, schema={"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int64, "kan": pl.Int64,
-               "instant": pl.String, "win": pl.Boolean})
+        P = v.params
+        kopen.evaluate_batch(c2, lz, 1 if dealer else 0, P, huxi, inst)
+        kbatch.opening_flags(huxi, inst, P, complete, win)
+    return pl.DataFrame({"complete": complete, "huxi": huxi, "ti": ti, "kan": kan,
+                         "instant": _INSTANT_VALUES.gather(pl.Series(inst.view(np.uint8))),
+                         "win": win},
+                        schema=_OPENING_SCHEMA
+                        ).with_columns(pl.when("complete").then("huxi").alias("huxi"))
 
 
 @dataclass(frozen=True)
@@ -192,39 +224,49 @@ def _card_any(card: int | str) -> int:
 
 def waits(hand: HandLike, variant: str | os.PathLike | Variant, table_huxi: int = 0,
           table_fours: int = 0) -> pl.DataFrame:
-    """听: the incoming cards that complete ``hand`` (``int8[20]`` or text) and the 胡息 reached.
+    """听: the incoming cards that complete ``hand`` and the 胡息 reached (RULES.md §6).
 
-    ``table_huxi``/``table_fours``: 胡息 and four-card groups already on the table (play engine).
-    One row per completing kind: ``kind`` (slot), ``card`` (字牌), ``huxi_self`` (as one's own
-    draw) and ``huxi_other`` (as another player's card; Int64, null when that way does not
-    complete), ``win_self``/``win_other`` (reaches the threshold). RULES.md §6.
+    hand: one hand ``int8[20]`` (or hand text) or a batch ``int8[n, 20]``, each of 1 up to a
+    dealt dealer hand's cards; ``table_huxi``/``table_fours``: 胡息 and four-card groups already
+    on the table (play engine), the same for every row. One row per completing kind of a hand,
+    by kind: ``kind`` (slot, Int64), ``card`` (字牌, String), ``huxi_self`` (as one's own draw)
+    and ``huxi_other`` (as another player's card; Int64, null when that way does not complete),
+    ``win_self``/``win_other`` (Boolean: reaches the threshold, or 飘胡 where allowed). A batch
+    gives one long frame, with a first column ``hand`` (Int64, the row of the batch) and its rows
+    in order of hand, then kind; a hand with no wait has no row.
 
     >>> w = waits("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十", "guangxi-81")
     >>> w.select("card", "huxi_self", "huxi_other").rows()
     [('二', 12, 12), ('十', 12, 10), ('拾', 9, 9)]
+    >>> waits(np.stack([parse_hand("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"),
+    ...                 parse_hand("一二")]), "guangxi-81").select("hand", "card").rows()
+    [(0, '二'), (0, '十'), (0, '拾'), (1, '三')]
+
+    Raises CardError for a bad hand (naming the row of a batch and the problem), ValueError for
+    a bad ``table_huxi``/``table_fours``, VariantError for an unknown variant.
     """
     v = load_variant(variant)
-    c = as_counts(hand)
-    if c.ndim != 1:
-        raise CardError("waits takes one hand, not a batch")
-    _check_size(c, 1, v.layout.dealer_cards, "hand")
+    c2, _, _, batch = _checked(hand, "hand", 1, v.layout.dealer_cards, "hand")
     for name, x in (("table_huxi", table_huxi), ("table_fours", table_fours)):
         if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {x!r}")
-    out = np.empty((20, 2), np.int64)
-    khand.waits(c, int(table_huxi), int(table_fours), v.params, out)
+    n = c2.shape[0]
+    out = np.empty((n, 20, 2), np.int64)
+    if n:
+        kbatch.waits_batch(c2, np.full(n, int(table_huxi), np.int64),
+                           np.full(n, int(table_fours), np.int64), v.params, out)
+    # kinds that complete either way (np.maximum: much faster than any(axis=2) here)
+    rows, kinds = np.nonzero(np.maximum(out[:, :, 0], out[:, :, 1]) >= 0)
+    hx_self, hx_other = out[rows, kinds, 0], out[rows, kinds, 1]
     P = v.params
-    rows = [k for k in range(20) if out[k, 0] >= 0 or out[k, 1] >= 0]
 
-    def col(j: int) -> list[int | None]:
-        return [int(out[k, j]) if out[k, j] >= 0 else None for k in rows]
+    def wins(hx: np.ndarray) -> np.ndarray:  # reference.is_win, vectorised
+        return (hx >= 0) & ((hx >= P[p.THRESHOLD]) | ((P[p.PIAOHU] == 1) & (hx == 0)))
 
-    def wins(j: int) -> list[bool]:
-        return [ref.is_win(int(out[k, j]), P) for k in rows]
-
-    return pl.DataFrame({"kind": rows, "card": [card_name(k) for k in rows],
-                         "huxi_self": col(0), "huxi_other": col(1),
-                         "win_self": wins(0), "win_other": wins(1)},
-                        schema={"kind": pl.Int64, "card": pl.String, "huxi_self": pl.Int64,
-                                "huxi_other": pl.Int64, "win_self": pl.Boolean,
-                                "win_other": pl.Boolean})
+    df = pl.DataFrame({"hand": rows, "kind": kinds, "card": _CARD_NAMES.gather(kinds),
+                       "huxi_self": hx_self, "huxi_other": hx_other,
+                       "win_self": wins(hx_self), "win_other": wins(hx_other)},
+                      schema=_WAITS_SCHEMA)
+    df = df.with_columns(pl.when(pl.col(c) >= 0).then(c).alias(c)
+                         for c in ("huxi_self", "huxi_other"))
+    return df if batch else df.drop("hand")

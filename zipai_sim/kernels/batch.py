@@ -1,0 +1,85 @@
+"""Batch kernels behind the public API (``zipai_sim.evaluate``): one pass that checks a batch of
+hands and counts its 提 and 坎, the flags of opening evaluations, and 听 (waits) of every row.
+
+``check_hands`` finds that a row is wrong, not what is wrong: the caller then runs the slow checks
+(``zipai_sim.cards.validate_counts``) to word the error.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .hand import is_win, waits
+
+CHECK_BLOCK = 16384  # rows per parallel task in check_hands
+WAITS_BLOCK = 256  # rows per parallel task in waits_batch
+
+# check_hands reads a row of 20 int8 counts as five 32-bit words of four counts and works on the
+# four bytes of a word at once (SWAR, in 64-bit integers so that nothing overflows)
+_ONES = np.uint64(0x01010101)  # 1 in every byte; (x * _ONES) >> 24 & 0xFF sums x's four bytes
+_LOW7 = np.uint64(0x7F7F7F7F)
+_ADD5 = np.uint64(0x7B7B7B7B)  # 0x7B + a byte of 0..0x7F sets bit 7 exactly when the byte is ≥ 5
+_HIGH = np.uint64(0x80808080)
+_BYTE = np.uint64(0xFF)
+_S1, _S2, _S24, _U5 = np.uint64(1), np.uint64(2), np.uint64(24), np.uint64(5)
+
+
+@njit(cache=True, parallel=True)
+def check_hands(words, lo, hi, ti_out, kan_out):
+    """Check hands and count their 提 (a count of 4) and 坎 (a count of 3) in one pass.
+
+    ``words: uint32[5 n]`` is a C-contiguous ``int8[n, 20]`` batch of counts viewed flat as
+    ``uint32`` (row ``i`` is ``words[5 i: 5 i + 5]``); ``ti_out``/``kan_out: int64[n]``. Returns
+    the first row with a count outside 0..4 or a card total outside ``lo..hi``, or -1 when there
+    is none (the 提 and 坎 of such a row are not meaningful). Bytewise on a word of four valid
+    counts (0..4): a count is 4 when its bit 2 is set, and 3 when its bits 0 and 1 both are.
+    """
+    n = ti_out.shape[0]
+    blocks = (n + CHECK_BLOCK - 1) // CHECK_BLOCK
+    first = np.full(max(blocks, 1), n, np.int64)
+    for b in prange(blocks):
+        f = n
+        for i in range(b * CHECK_BLOCK, min(n, (b + 1) * CHECK_BLOCK)):
+            row = _U5 * np.uint64(i)  # unsigned: no negative-index wraparound, twice as fast
+            s = np.uint64(0)
+            ti = np.uint64(0)
+            kan = np.uint64(0)
+            any_bits = np.uint64(0)
+            ge5 = np.uint64(0)
+            for j in range(5):
+                w = np.uint64(words[row + np.uint64(j)])
+                s += w  # bytes of ≤ 4 each: five words sum to ≤ 20 per byte, no carry
+                ti += (w >> _S2) & _ONES
+                kan += w & (w >> _S1) & _ONES
+                any_bits |= w
+                ge5 |= (w & _LOW7) + _ADD5
+            total = np.int64(((s * _ONES) >> _S24) & _BYTE)
+            ti_out[i] = np.int64(((ti * _ONES) >> _S24) & _BYTE)
+            kan_out[i] = np.int64(((kan * _ONES) >> _S24) & _BYTE)
+            # bit 7 of a byte: negative (any_bits) or ≥ 5 (ge5)
+            ok = (((any_bits | ge5) & _HIGH) == 0) & (total >= lo) & (total <= hi)
+            f = min(f, n if ok else i)
+        first[b] = f
+    bad_row = first.min()
+    return -1 if bad_row >= n else bad_row
+
+
+@njit(cache=True, parallel=True)
+def opening_flags(huxi, instant, P, complete_out, win_out):
+    """From opening evaluations (``huxi: int64[n]``, -1 when not complete, and the instant-win
+    code ``instant: int8[n]``): ``complete_out`` and ``win_out`` (bool[n]): an instant win, or a
+    complete hand that wins (``hand.is_win``: the threshold, 飘胡 where allowed; RULES.md §6)."""
+    for i in prange(huxi.shape[0]):
+        complete_out[i] = huxi[i] >= 0
+        win_out[i] = instant[i] != 0 or is_win(huxi[i], P)
+
+
+@njit(cache=True, parallel=True)
+def waits_batch(hands, table_huxi, table_fours, P, out):
+    """``hand.waits`` of every row of ``hands: int8[n, 20]`` with ``table_huxi``/``table_fours:
+    int64[n]`` into ``out: int64[n, 20, 2]`` (胡息 as own draw / as another's card, -1 where the
+    card does not complete the hand)."""
+    n = hands.shape[0]
+    blocks = (n + WAITS_BLOCK - 1) // WAITS_BLOCK
+    for b in prange(blocks):
+        for i in range(b * WAITS_BLOCK, min(n, (b + 1) * WAITS_BLOCK)):
+            waits(hands[i], table_huxi[i], table_fours[i], P, out[i])
