@@ -118,3 +118,22 @@ def test_a_hand_worked_by_hand():
     pk = sum(1 << (W * k) for k in kinds)
     assert ft.free_tab(pk, 1, 3, 6, 5, 9) == 3 + 9
     assert ft.free_tab(pk, 0, 3, 6, 5, 9) == -1  # the pair is not allowed without a 提
+
+
+def test_stale_numba_caches_are_dropped_when_a_kernel_source_changes(tmp_path):
+    from zipai_sim.kernels import drop_stale_caches
+
+    src = tmp_path / "kernels" / "hand.py"
+    src.parent.mkdir()
+    src.write_text("x = 1\n")
+    cache = tmp_path / "kernels" / "__pycache__"
+    cache.mkdir()
+    stamp = cache / "kernel-sources.sha1"
+    (cache / "opening.f-1.py311.nbi").write_text("")
+    assert drop_stale_caches(tmp_path, [src], stamp)  # no stamp yet: dropped
+    (cache / "opening.f-1.py311.nbi").write_text("")
+    assert not drop_stale_caches(tmp_path, [src], stamp)  # unchanged sources: kept
+    assert (cache / "opening.f-1.py311.nbi").exists()
+    src.write_text("x = 2\n")
+    assert drop_stale_caches(tmp_path, [src], stamp)
+    assert not (cache / "opening.f-1.py311.nbi").exists()

@@ -7,7 +7,7 @@ extra card), the dealer's 胡息 distribution, the 地胡 chance of one non-deal
 to, so a Monte Carlo summary joins on ``(simulate_metric, threshold)`` (``compare``).
 
 Method: complete hands are enumerated depth-first with the completability automaton
-(``zipai_sim.exact.automaton``, ``zipai_sim.kernels.exact``); instant wins and 提/坎 counts come
+(``zipai_sim.kernels.automaton``, ``zipai_sim.kernels.exact``); instant wins and 提/坎 counts come
 from a kind-by-kind count enumeration and a closed form (``zipai_sim.exact.counts``).
 """
 

@@ -1,7 +1,7 @@
 """Exhaustive enumeration of opening hands (RULES.md §6, §9; ``zipai_sim.exact``).
 
 A depth-first walk over count vectors, one value (small and big kind) per level, steered by the
-completability automaton of ``zipai_sim.exact.automaton``: a prefix is dropped as soon as no split
+completability automaton of ``zipai_sim.kernels.automaton``: a prefix is dropped as soon as no split
 of its free cards can be completed, so the walk visits only hands that are all groups. Each task
 fixes the first two values; tasks run in parallel and add into their own row of counters, which
 the caller sums in task order (results never depend on the thread count).
