@@ -239,22 +239,6 @@ def _del_meld(melds, ints, s, i):
 # same either way; only time changes.
 
 @njit(cache=True, _nrt=False, inline="always")
-def _free_pack(hand):
-    """(packed free cards, their number, four-card groups) of ``hand`` (坎/提 locked)."""
-    pk = 0
-    nf = 0
-    f4 = 0
-    for k in range(20):
-        n = hand[k]
-        if n == 4:
-            f4 += 1
-        elif n < 3:
-            pk += np.int64(n) << (W * k)
-            nf += n
-    return pk, nf, f4
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _pre(pk, nf, fours):
     """``solve_free``'s tests before its search: count and orphan cards."""
     need = 1 if fours >= 1 else 0
