@@ -273,6 +273,7 @@ def test_keyboard_interrupt_keeps_finished_chunks(monkeypatch, when, threads):
             raise KeyboardInterrupt  # the batch's output is computed but must not be kept
 
     monkeypatch.setattr(zsim.ko, "analyze_chunks", flaky)
+    monkeypatch.setattr(zsim, "BATCH_DEALS", CS)  # batches of 4 × threads chunks: several here
     n_req, k = 400_000, 2
     r = sim(n=n_req, seed=21, threads=threads, sample_per_chunk=k)
     assert r.partial is True

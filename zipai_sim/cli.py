@@ -99,7 +99,7 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     head = (f"{v.key} (rules {v.rules_hash}, threshold {v.win.threshold}): {r.n:,} deals, "
             f"seed {a.seed}, chunk {r.chunk_size}, {r.threads} thread{'s' * (r.threads > 1)}, "
             f"{r.seconds:.1f} s "
-            f"({r.n / max(r.seconds, 1e-9):,.0f} deals/s)")
+            f"({r.n / max(r.seconds, 1e-9):,.0f} deals/s, thread start-up not counted)")
     if r.partial:
         head += f"  PARTIAL: interrupted after {r.n:,} of {r.n_requested:,} deals"
     print(head)

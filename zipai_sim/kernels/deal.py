@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import params as p
+from .packed import popcount
 from .rng import bounded, deal_state
 
 N_KINDS = 20
@@ -28,9 +29,10 @@ def fresh_deck(deck):
 
 @njit(cache=True, _nrt=False)
 def shuffle_steps(deck, start, stop, state, spare, have):
-    """Run Fisher–Yates steps ``start..stop-1`` on ``deck: int8[80]``; takes and returns the
-    stream ``(state, spare, have)`` (``zipai_sim.kernels.rng.bounded``). A deal's stream starts
-    as ``(deal_state(key, j), 0, 0)``."""
+    """Run Fisher–Yates steps ``start..stop-1`` on ``deck: int8[80]`` (or a ``fresh_powers``
+    deck); takes and returns the stream ``(state, spare, have)``
+    (``zipai_sim.kernels.rng.bounded``). A deal's stream starts as ``(deal_state(key, j), 0,
+    0)``."""
     for i in range(start, stop):
         state, spare, have, r = bounded(state, spare, have, DECK - i)
         j = i + r
@@ -40,15 +42,31 @@ def shuffle_steps(deck, start, stop, state, spare, have):
     return state, spare, have
 
 
-@njit(cache=True, _nrt=False)
-def shuffle_deal_packed(deck, h, seats, state, spare, have, packed):
-    """Shuffle just far enough to fix every hand and the 亮张 (steps ``0..seats*h``), and
-    write each seat's packed counts (``zipai_sim.kernels.packed``) into ``packed: int64[≥seats]``
-    as the cards become final, saving a second pass. The dealer's count includes the 亮张.
-    Returns the stream ``(state, spare, have)``."""
+@njit(cache=True, _nrt=False, inline="always")
+def fresh_powers(deck):
+    """Write the unshuffled deck as packed single cards into ``deck: int64[80]``: a card of
+    kind ``k`` is ``1 << (3 * k)`` (``zipai_sim.kernels.packed``), so the sum of a hand's
+    cards is its packed counts. Same order as ``fresh_deck``, so the same stream shuffles both
+    alike."""
+    for i in range(DECK):
+        deck[i] = 1 << (3 * (i // 4))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def kind_of(card):
+    """Kind of a card of a ``fresh_powers`` deck: ``1 << (3 * k)`` has ``3 * k`` lower bits."""
+    return popcount(card - 1) // 3
+
+
+@njit(cache=True, _nrt=False, inline="always")  # inlined: a call costs as much as the packing
+def shuffle_deal_packed(deck, h, seats, state, spare, have, packed, run):
+    """Shuffle a ``fresh_powers`` deck just far enough to fix every hand and the 亮张 (steps
+    ``0..seats*h``), and write each seat's packed counts into ``packed: int64[≥seats]``: a card
+    is its own packed count, so a hand is the difference of two running sums, kept in ``run:
+    int64[80]`` as the cards become final (no branch at the seat boundaries, and no second
+    pass over cards just stored). The dealer's count includes the 亮张. Returns the stream
+    ``(state, spare, have)``."""
     acc = 0
-    s = 0
-    nxt = h
     end = seats * h
     for i in range(end + 1):
         state, spare, have, r = bounded(state, spare, have, DECK - i)
@@ -56,13 +74,14 @@ def shuffle_deal_packed(deck, h, seats, state, spare, have, packed):
         t = deck[j]
         deck[j] = deck[i]
         deck[i] = t
-        if i == nxt:
-            packed[s] = acc
-            acc = 0
-            s += 1
-            nxt += h
-        acc += 1 << (3 * t)
-    packed[0] += acc  # the last card dealt is the dealer's 亮张
+        acc += t
+        run[i] = acc
+    before = 0
+    for s in range(seats):
+        upto = run[(s + 1) * h - 1]
+        packed[s] = upto - before
+        before = upto
+    packed[0] += deck[end]  # the last card dealt is the dealer's 亮张
     return state, spare, have
 
 

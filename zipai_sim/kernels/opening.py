@@ -12,9 +12,32 @@ import numpy as np
 from numba import njit, prange
 
 from .. import params as p
-from .deal import DECK, NO_SPARE, fresh_deck, shuffle_deal_packed, shuffle_steps
-from .hand import INSTANT_NONE, INSTANT_SANTI, WORK, eval_hand, instant_code, instant_shape, is_win
-from .packed import classes, may_complete, pack, popcount, unpack
+from .deal import DECK, NO_SPARE, fresh_powers, kind_of, shuffle_deal_packed, shuffle_steps
+from .hand import (
+    INSTANT_NONE,
+    INSTANT_SANTI,
+    WORK,
+    eval_hand,
+    group_points,
+    instant_code,
+    instant_shape,
+    is_win,
+    peng_points,
+)
+from .packed import (
+    EQS_BIG,
+    EQS_SMALL,
+    LOW,
+    RUN_STARTS,
+    TWIN,
+    W,
+    classes,
+    may_complete,
+    orphans,
+    pack,
+    popcount,
+    unpack,
+)
 from .rng import deal_state
 
 # columns of the per-chunk count row
@@ -97,35 +120,138 @@ def fanxing_value(cards, win_card, stock_src, pos, end, P):
     return total
 
 
-@njit(cache=True, _nrt=False, inline="always")  # inlined: saves the per-call refcounting of 11 arguments
-def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, counts, hist,
-                 sample):
-    """Score one dealt deck: adds to ``counts: int64[N_COUNTS]`` and ``hist: int64[HIST]``, and
-    fills ``sample: int64[N_SAMPLE]``. ``deck[:shuffled]`` is final; later stock positions are
-    shuffled on demand with the stream ``(state, spare, have)``, so the cards match a full
-    shuffle. ``hands: int8[4, 20]``,
-    ``win: int8[20]`` and ``free: int64[WORK]`` are scratch; ``seat: int64[3, MAX_SEATS]`` holds
-    each seat's packed cards in row 0 on entry (``zipai_sim.kernels.packed``)."""
+YS_SMALL = (1 << (W * 0)) | (1 << (W * 1)) | (1 << (W * 2))  # 一二三
+YS_BIG = YS_SMALL << TWIN  # 壹贰叁
+
+
+@njit(cache=True, _nrt=False)
+def incoming_bonus(P, out):
+    """Most 胡息 another player's card of kind ``k`` adds to a hand holding two of it (a 碰,
+    ``out[0, k]``) or three (a 跑 over the 坎, ``out[1, k]``); ``out: int64[2, 20]``."""
+    for k in range(20):
+        out[0, k] = max(0, peng_points(P, k))
+        out[1, k] = max(0, group_points(P, p.PAO_SMALL, k) - group_points(P, p.KAN_SMALL, k))
+
+
+@njit(cache=True, _nrt=False)
+def instant_table(P, out):
+    """``instant_code`` of every (提, 坎) count a hand can hold: ``out: int64[3, 6, 8]``, row 0
+    for a non-dealer, rows 1 and 2 for the dealer whose 亮张 did not / did complete a 坎.
+    The deal loop reads it instead of calling ``instant_code`` with the rules tuple."""
+    for ti in range(6):
+        for kan in range(8):
+            out[0, ti, kan] = instant_code(ti, kan, P, 0, 0)
+            out[1, ti, kan] = instant_code(ti, kan, P, 1, 0)
+            out[2, ti, kan] = instant_code(ti, kan, P, 1, 1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _groups(m1, m2, g):
+    """How many scoring free groups on kinds ``g`` (three bits) free cards held at least once
+    (``m1``) / twice (``m2``) could hold: 0, 1 or 2."""
+    return (1 if m1 & g == g else 0) + (1 if m2 & g == g else 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def huxi_bound(n3, n4, lz, x, m1, m2, P, bonus):
+    """An upper bound of the 胡息 ``eval_hand`` can give a hand with another player's card
+    ``lz`` (§4, §6): every 坎 and 提 held (masks ``n3``, ``n4``), the most the card can add to
+    the ``x`` of its kind held (``bonus`` from ``incoming_bonus``) and two of each scoring free
+    group (一二三, 二七十, small and big) that the free cards + the card (``m1``: held at least
+    once, ``m2``: twice) hold twice, one of those held once."""
+    kan_big = popcount(n3 >> TWIN)
+    ti_big = popcount(n4 >> TWIN)
+    return ((popcount(n3) - kan_big) * P[p.KAN_SMALL] + kan_big * P[p.KAN_BIG]
+            + (popcount(n4) - ti_big) * P[p.TI_SMALL] + ti_big * P[p.TI_BIG]
+            + bonus[0, lz] * (x == 2) + bonus[1, lz] * (x == 3)
+            + _groups(m1, m2, YS_SMALL) * P[p.YIERSAN_SMALL]
+            + _groups(m1, m2, YS_BIG) * P[p.YIERSAN_BIG]
+            + _groups(m1, m2, EQS_SMALL) * P[p.ERQISHI_SMALL]
+            + _groups(m1, m2, EQS_BIG) * P[p.ERQISHI_BIG])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def short_doubles(m1, m2):
+    """Kinds held twice among free cards (``m2``; ``m1``: held at least once) that cannot both
+    go into groups when no pair is owed (§3): each copy needs its own group, so a kind needs
+    two ways to be taken (a run or 二七十 through it, counted twice when all its cards are held
+    twice, or a 绞 taking one of it with two of its twin) unless a 绞 takes both (its twin is
+    held). A necessary test, like ``packed.orphans`` one card deeper; 0: nothing short."""
+    r1 = m1 & (m1 >> W) & (m1 >> (2 * W)) & RUN_STARTS
+    r2 = m2 & (m2 >> W) & (m2 >> (2 * W)) & RUN_STARTS
+    ones = r1
+    twos = ones & (r1 << W)
+    ones |= r1 << W
+    twos |= ones & (r1 << (2 * W))
+    ones |= r1 << (2 * W)
+    twos |= r2 | (r2 << W) | (r2 << (2 * W))  # a run held twice is two groups
+    for g in (EQS_SMALL, EQS_BIG):
+        if m1 & g == g:
+            twos |= (ones & g) | (g if m2 & g == g else 0)
+            ones |= g
+    twin2 = ((m2 >> TWIN) | (m2 << TWIN)) & LOW
+    twin1 = ((m1 >> TWIN) | (m1 << TWIN)) & LOW
+    twos |= ones & twin2
+    return m2 & ~(twos | twin1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def may_be_complete(pk):
+    """Necessary test that the packed hand ``pk`` is all groups (``packed.may_complete``, then
+    ``short_doubles`` where no pair is owed). False: ``eval_hand`` gives -1."""
+    if not may_complete(pk, -1):
+        return False
+    n1, n2, n3, n4 = classes(pk)
+    return n4 != 0 or short_doubles(n1 | n2, n2) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def may_win_on(ps, lz, P, bonus):
+    """Necessary test that packed cards ``ps`` win on another player's card ``lz``; False:
+    ``eval_hand`` would not win. No card may be left out of every group (``packed.may_complete``
+    with the card, here without its branches: the count of the card's kind is a coin toss for
+    the branch predictor), and the 胡息 bound must reach the threshold (where 飘胡 wins at 0,
+    any complete hand may win)."""
+    n1, n2, n3, n4 = classes(ps)
+    b = 1 << (W * lz)
+    x = (ps >> (W * lz)) & 7
+    m1 = n1 | n2 | b  # the card is free, or (beside a 坎, 抢招和) may be
+    m2 = n2 | (b * (x == 1))
+    pl = 1 if (n4 != 0) | (x == 3) else 0  # a 跑 makes a four-card group
+    taken = b * (x >= 2)  # a 碰 or 跑 may take the card and its copies out of the free cards
+    if orphans(m1, m2, pl) & ~taken != 0:
+        return False
+    return P[p.PIAOHU] == 1 or huxi_bound(n3, n4, lz, x, m1, m2, P, bonus) >= P[p.THRESHOLD]
+
+
+@njit(cache=True, _nrt=False, inline="always")  # inlined: saves the per-call refcounting of 12 arguments
+def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, stock, bonus,
+                 instant, counts, hist):
+    """Score one dealt deck of packed cards (``deal.fresh_powers``): adds to ``counts:
+    int64[N_COUNTS]`` (all but ``C_N``, which the caller counts) and ``hist: int64[HIST]``, and
+    returns the sample fields ``(天胡 code, dealer 胡息, 地胡 seat, 翻信)`` (``S_TIANHU`` ..
+    ``S_FANXING``). ``deck[:shuffled]`` is final; later stock positions are shuffled on demand
+    with the stream ``(state, spare, have)``, so the cards match a full shuffle. ``hands:
+    int8[4, 20]``, ``win: int8[20]``, ``free: int64[WORK]`` and ``stock: int8[80]`` (kinds of
+    the cards 翻信 turns) are scratch; ``seat: int64[3, MAX_SEATS]`` holds each seat's packed
+    cards in row 0 on entry (``zipai_sim.kernels.packed``); ``bonus`` and ``instant``: the
+    tables ``incoming_bonus`` and ``instant_table`` fill.
+
+    The searches (``eval_hand``) are the cost: each runs only for hands that pass the cheap
+    exact tests (``may_be_complete``, ``may_win_on``), so the results are those of running it
+    on every hand."""
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     lz_pos = seats * h
-    lz = deck[lz_pos]
+    lz = kind_of(deck[lz_pos])
     pos = lz_pos + 1  # next stock card to draw
-    counts[C_N] += 1
-    sample[S_LIANGZHANG] = lz
-    sample[S_TIANHU] = 0
-    sample[S_DIHU_SEAT] = -1
-    sample[S_FANXING] = -1
+    tianhu = 0
+    dihu_seat = -1
+    fx = -1
     packed = seat[0]  # filled by the caller: packed counts per seat, 亮张 with the dealer
     ti_of = seat[1]
     kan_of = seat[2]
     ti_kan = P[p.TI_COUNTS_AS_KAN]
-    # fewest 提 + 坎 any instant shape needs: hands below it skip the instant test
-    gate = 99
-    if P[p.SANTI_MIN] > 0:
-        gate = P[p.SANTI_MIN]
-    if P[p.WUKAN_MIN] > 0 and P[p.WUKAN_MIN] < gate:
-        gate = P[p.WUKAN_MIN]
     for s in range(seats):
         n1, n2, n3, n4 = classes(packed[s])
         ti = popcount(n4)
@@ -139,20 +265,19 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
                 counts[C_TWO_TI_SEAT + s] += 1
         if kan + ti * ti_kan >= 5:
             counts[C_WUKAN_SEAT + s] += 1
-        if s > 0 and ti + kan >= gate and instant_code(ti, kan, P, 0, 0) != INSTANT_NONE:
+        if s > 0 and instant[0, ti, kan] != INSTANT_NONE:
             counts[C_INSTANT_NONDEALER] += 1
     if ti_of[0] == 2:
         counts[C_DEALER_TWO_TI] += 1
     huxi = -1
-    if may_complete(packed[0], -1):
+    if may_be_complete(packed[0]):
         unpack(packed[0], hands[0])
         huxi = eval_hand(hands[0], -1, 1, 0, 0, P, free)
-    sample[S_DEALER_HUXI] = huxi
     if huxi >= 0:
         counts[C_DEALER_COMPLETE] += 1
         hist[min(huxi, HIST - 1)] += 1
-    lz_kan = 1 if (packed[0] >> (3 * lz)) & 7 == 3 else 0
-    inst = instant_code(ti_of[0], kan_of[0], P, 1, lz_kan)
+    lz_kan = 1 if (packed[0] >> (W * lz)) & 7 == 3 else 0
+    inst = instant[1 + lz_kan, ti_of[0], kan_of[0]]
     winner = -1
     win_card = lz
     win_packed = 0
@@ -160,16 +285,16 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
         counts[C_TIANHU] += 1
         if inst == INSTANT_SANTI:
             counts[C_TIANHU_SANTI] += 1
-            sample[S_TIANHU] = 2
+            tianhu = 2
         else:
             counts[C_TIANHU_WUKAN] += 1
-            sample[S_TIANHU] = 3
+            tianhu = 3
         winner = 0
         win_packed = packed[0]
     elif is_win(huxi, P):
         counts[C_TIANHU] += 1
         counts[C_TIANHU_COMPLETE] += 1
-        sample[S_TIANHU] = 1
+        tianhu = 1
         winner = 0
         win_packed = packed[0]
     if winner < 0 and P[p.TWO_TI_EXTRA] == 1:
@@ -184,17 +309,17 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
             pos += 1
             if s == 0:
                 unpack(packed[0], hands[0])
-                hx = eval_hand(hands[0], extra, 1, 0, 0, P, free)
+                hx = eval_hand(hands[0], kind_of(extra), 1, 0, 0, P, free)
                 if is_win(hx, P):
                     counts[C_TIANHU] += 1
                     counts[C_TIANHU_COMPLETE] += 1
                     counts[C_TIANHU_EXTRA] += 1
-                    sample[S_TIANHU] = 1
+                    tianhu = 1
                     winner = 0
-                    win_card = extra
-                    win_packed = packed[0] + (1 << (3 * extra))
+                    win_card = kind_of(extra)
+                    win_packed = packed[0] + extra
             else:
-                packed[s] += 1 << (3 * extra)
+                packed[s] += extra
     # 地胡 of each non-dealer judged alone (the exact table's marginal): a seat that owed a
     # two-提 extra card but stopped before drawing it takes the next card not drawn, which is as
     # uniform over its unseen cards as the card it would have drawn
@@ -206,19 +331,19 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
             if hyp >= shuffled:
                 state, spare, have = shuffle_steps(deck, shuffled, hyp + 1, state, spare, have)
                 shuffled = hyp + 1
-            ps += 1 << (3 * deck[hyp])
+            ps += deck[hyp]
             hyp += 1
         won = False
-        if may_complete(ps, lz):
+        if may_win_on(ps, lz, P, bonus):
             unpack(ps, hands[s])
             won = is_win(eval_hand(hands[s], lz, 0, 0, 0, P, free), P)
         if won:
             counts[C_DIHU_SEAT + s] += 1
             if winner < 0:
                 counts[C_DIHU] += 1
-                sample[S_DIHU_SEAT] = s
+                dihu_seat = s
                 winner = s
-                win_packed = ps + (1 << (3 * lz))
+                win_packed = ps + (1 << (W * lz))
     if winner >= 0 and P[p.FANXING] == 1:
         unpack(win_packed, win)
         end = DECK
@@ -229,8 +354,9 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
                 state, spare, have = shuffle_steps(deck, shuffled, need, state, spare, have)
                 shuffled = need
             end = shuffled
-        fx = fanxing_value(win, win_card, deck, pos, end, P)
-        sample[S_FANXING] = fx
+            for q in range(pos, end):
+                stock[q] = kind_of(deck[q])
+        fx = fanxing_value(win, win_card, stock, pos, end, P)
         counts[C_FX_WINS] += 1
         counts[C_FX_SUM] += fx
         counts[C_FX_SUMSQ] += fx * fx
@@ -240,35 +366,85 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
             counts[C_FXT_SUM] += fx
             counts[C_FXT_SUMSQ] += fx * fx
             counts[C_FXT_DIST + min(fx, 4)] += 1
+    return tianhu, huxi, dihu_seat, fx
+
+
+TASK = 8192  # deals per parallel task: a chunk splits into several, so threads end together
 
 
 @njit(cache=True, parallel=True)
 def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
-    """Run whole chunks: ``keys: uint64[m]``, ``sizes: int64[m]``; writes ``counts_out:
-    int64[m, N_COUNTS]``, ``hist_out: int64[m, HIST]`` and the first ``n_sample`` deals of each
-    chunk into ``samples_out: int64[m, n_sample, N_SAMPLE]``."""
+    """Run whole chunks: ``keys: uint64[m]``, ``sizes: int64[m]``; adds each chunk's outcomes
+    into its row of ``counts_out: int64[m, N_COUNTS]`` and ``hist_out: int64[m, HIST]``, and
+    writes the first ``n_sample`` deals of each chunk into ``samples_out: int64[m, n_sample,
+    N_SAMPLE]``. The parallel tasks are runs of up to ``TASK`` deals of a chunk, each counting
+    into its own row; the rows are summed per chunk afterwards (integers: the same totals for
+    any split or thread count)."""
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     need = seats * h + 1
-    for c in prange(keys.shape[0]):
-        deck = np.empty(DECK, np.int8)
+    m = keys.shape[0]
+    nt = 0
+    for c in range(m):
+        nt += (sizes[c] + TASK - 1) // TASK
+    task_chunk = np.empty(nt, np.int64)
+    task_first = np.empty(nt, np.int64)
+    k = 0
+    for c in range(m):
+        for f in range(0, sizes[c], TASK):
+            task_chunk[k] = c
+            task_first[k] = f
+            k += 1
+    task_counts = np.zeros((nt, N_COUNTS), np.int64)
+    task_hist = np.zeros((nt, HIST), np.int64)
+    for t in prange(nt):
+        ch = task_chunk[t]
+        key = keys[ch]
+        lo = task_first[t]
+        hi = min(sizes[ch], lo + TASK)
+        deck = np.empty(DECK, np.int64)
         hands = np.zeros((MAX_SEATS, 20), np.int8)
         win = np.zeros(20, np.int8)
         free = np.zeros(WORK, np.int64)
-        sample = np.zeros(N_SAMPLE, np.int64)
+        stock = np.zeros(DECK, np.int8)
+        run = np.empty(DECK, np.int64)
         seat = np.zeros((3, MAX_SEATS), np.int64)
-        counts = counts_out[c]
-        hist = hist_out[c]
-        for j in range(sizes[c]):
-            fresh_deck(deck)
-            state, spare, have = shuffle_deal_packed(deck, h, seats, deal_state(keys[c], j),
-                                                     NO_SPARE, 0, seat[0])
-            analyze_deal(deck, need, state, spare, have, P, hands, win, free, seat, counts, hist,
-                         sample)
+        bonus = np.empty((2, 20), np.int64)
+        incoming_bonus(P, bonus)
+        instant = np.empty((3, 6, 8), np.int64)
+        instant_table(P, instant)
+        counts = np.zeros(N_COUNTS, np.int64)  # this task's own, so no row is shared
+        hist = np.zeros(HIST, np.int64)
+        for j in range(lo, hi):
+            fresh_powers(deck)
+            state, spare, have = shuffle_deal_packed(deck, h, seats, deal_state(key, j),
+                                                     NO_SPARE, 0, seat[0], run)
+            tianhu, huxi, dihu_seat, fx = analyze_deal(deck, need, state, spare, have, P, hands,
+                                                       win, free, seat, stock, bonus, instant,
+                                                       counts, hist)
             if j < n_sample:
-                sample[S_DEAL] = j
-                for t in range(N_SAMPLE):
-                    samples_out[c, j, t] = sample[t]
+                samples_out[ch, j, S_DEAL] = j
+                samples_out[ch, j, S_LIANGZHANG] = kind_of(deck[need - 1])
+                samples_out[ch, j, S_TIANHU] = tianhu
+                samples_out[ch, j, S_DEALER_HUXI] = huxi
+                samples_out[ch, j, S_DIHU_SEAT] = dihu_seat
+                samples_out[ch, j, S_FANXING] = fx
+        counts[C_N] = hi - lo
+        task_counts[t, :] = counts
+        task_hist[t, :] = hist
+    for u in range(nt):  # in task order
+        counts_out[task_chunk[u]] += task_counts[u]
+        hist_out[task_chunk[u]] += task_hist[u]
+
+
+@njit(cache=True, parallel=True)
+def start_threads(n):
+    """A trivial parallel loop of ``n`` steps: the first parallel call of a process starts
+    numba's thread pool (≈ 0.3 s), which ``simulate_deals`` runs before its clock starts."""
+    out = np.zeros(n, np.int64)
+    for i in prange(n):
+        out[i] = i
+    return out.sum()
 
 
 EVAL_BLOCK = 4096  # rows per parallel task in evaluate_batch: one scratch allocation each
@@ -296,17 +472,27 @@ def analyze_decks(decks, P, samples_out):
     hands = np.zeros((MAX_SEATS, 20), np.int8)
     win = np.zeros(20, np.int8)
     free = np.zeros(WORK, np.int64)
+    stock = np.zeros(DECK, np.int8)
     seat = np.zeros((3, MAX_SEATS), np.int64)
-    sample = np.zeros(N_SAMPLE, np.int64)
-    deck = np.empty(DECK, np.int8)
+    bonus = np.empty((2, 20), np.int64)
+    incoming_bonus(P, bonus)
+    instant = np.empty((3, 6, 8), np.int64)
+    instant_table(P, instant)
+    deck = np.empty(DECK, np.int64)
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     for j in range(decks.shape[0]):
-        deck[:] = decks[j]
+        for i in range(DECK):
+            deck[i] = 1 << (W * decks[j, i])
         for s in range(seats):
-            seat[0, s] = pack(deck, s * h, (s + 1) * h)
-        seat[0, 0] += 1 << (3 * deck[seats * h])
-        analyze_deal(deck, DECK, NO_SPARE, NO_SPARE, 0, P, hands, win, free, seat, counts, hist,
-                     sample)
-        sample[S_DEAL] = j
-        samples_out[j, :] = sample
+            seat[0, s] = pack(decks[j], s * h, (s + 1) * h)
+        seat[0, 0] += deck[seats * h]
+        tianhu, huxi, dihu_seat, fx = analyze_deal(deck, DECK, NO_SPARE, NO_SPARE, 0, P, hands,
+                                                   win, free, seat, stock, bonus, instant,
+                                                   counts, hist)
+        samples_out[j, S_DEAL] = j
+        samples_out[j, S_LIANGZHANG] = decks[j, seats * h]
+        samples_out[j, S_TIANHU] = tianhu
+        samples_out[j, S_DEALER_HUXI] = huxi
+        samples_out[j, S_DIHU_SEAT] = dihu_seat
+        samples_out[j, S_FANXING] = fx
