@@ -6,6 +6,12 @@ thread count. Order of events at the deal (docs/decisions.md): the dealer's 21 c
 for 天胡 first; then seats holding exactly two 提 draw their extra card in seat order where the
 variant says so (the dealer's 22 cards may then 天胡); then each non-dealer's cards + the 亮张
 are checked for 地胡 in turn order. 翻信 turns the first stock card not yet drawn.
+
+Speed (the bare shuffle is the floor): cards are packed counts (``deal.fresh_powers``), so a
+hand is a sum; the shuffle stops once the hands and the 亮张 are final; the hand searches
+(``hand.eval_hand``) run only for hands that pass exact cheap tests (``may_be_complete``,
+``may_win_on``: about 8 % of dealers, 4 % of non-dealers in guangxi-81); rare paths deal stock
+cards on demand.
 """
 
 import numpy as np
@@ -224,7 +230,8 @@ def may_win_on(ps, lz, P, bonus):
     return P[p.PIAOHU] == 1 or huxi_bound(n3, n4, lz, x, m1, m2, P, bonus) >= P[p.THRESHOLD]
 
 
-@njit(cache=True, _nrt=False, inline="always")  # inlined: saves the per-call refcounting of 12 arguments
+# inlined: saves the per-call refcounting of its 15 arguments
+@njit(cache=True, _nrt=False, inline="always")
 def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, stock, bonus,
                  instant, counts, hist):
     """Score one dealt deck of packed cards (``deal.fresh_powers``): adds to ``counts:
@@ -407,7 +414,6 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
         win = np.zeros(20, np.int8)
         free = np.zeros(WORK, np.int64)
         stock = np.zeros(DECK, np.int8)
-        run = np.empty(DECK, np.int64)
         seat = np.zeros((3, MAX_SEATS), np.int64)
         bonus = np.empty((2, 20), np.int64)
         incoming_bonus(P, bonus)
@@ -418,7 +424,7 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
         for j in range(lo, hi):
             fresh_powers(deck)
             state, spare, have = shuffle_deal_packed(deck, h, seats, deal_state(key, j),
-                                                     NO_SPARE, 0, seat[0], run)
+                                                     NO_SPARE, 0, seat[0])
             tianhu, huxi, dihu_seat, fx = analyze_deal(deck, need, state, spare, have, P, hands,
                                                        win, free, seat, stock, bonus, instant,
                                                        counts, hist)
