@@ -13,11 +13,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 import pytest
+from test_cli import run
 
 import zipai_sim as zs
 from zipai_sim import plots
 from zipai_sim import tables as T
-from test_cli import run
 from zipai_sim.play.balance import simulate_hands
 
 

@@ -14,13 +14,13 @@ import numpy as np
 import polars as pl
 import pytest
 from scipy.stats import hypergeom
+from test_cli import run
 
 import zipai_sim as zs
 from zipai_sim import reference as ref
 from zipai_sim import tables as T
 from zipai_sim.cards import CardError, parse_hand
 from zipai_sim.chunks import chunk_keys
-from test_cli import run
 from zipai_sim.io import read_metadata
 from zipai_sim.kernels import features as kf
 

@@ -82,19 +82,6 @@ def _group_tables() -> tuple[np.ndarray, np.ndarray]:
 GROUPS, GROUP_KINDS = _group_tables()
 
 
-@njit(cache=True, _nrt=False)
-def groups_with(x, gw):
-    """Every 3-card group containing kind ``x`` into ``gw: int64[≥ MAX_GW]`` in the order of
-    ``play.chi.groups_with``; returns their number."""
-    n = 0
-    while True:
-        g = group_at(x, n)
-        if g == NO_GROUP:
-            return n
-        gw[n] = g
-        n += 1
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def count(pk, k):
     """Count of kind ``k`` in a packed hand (3 bits per kind, ``kernels.packed``)."""
@@ -102,25 +89,10 @@ def count(pk, k):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def take(src, code, skip):
-    """The packed hand ``src`` less the cards of group ``code`` (less one copy of ``skip``, -1
-    for none), free cards only (a kind held 3+ times in ``src`` is locked); -1 when
-    impossible (``play.chi._take``)."""
-    dst = src
-    for i in range(3):
-        k = gcard(code, i)
-        if k == skip:
-            skip = -1
-            continue
-        if count(dst, k) <= 0 or count(src, k) >= 3:
-            return -1
-        dst -= np.int64(1) << (3 * k)
-    return dst
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def take_at(src, x, i, skip):
-    """``take(src, GROUPS[x, i], skip)`` reading the group's kinds from ``GROUP_KINDS``."""
+    """The packed hand ``src`` less the cards of group ``GROUPS[x, i]`` (less one copy of
+    ``skip``, -1 for none), free cards only (a kind held 3+ times in ``src`` is locked, seed 001
+    打牌规则 4); -1 when impossible (``play.chi._take``)."""
     dst = src
     for t in range(3):
         k = GROUP_KINDS[x, i, t]

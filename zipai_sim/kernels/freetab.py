@@ -23,7 +23,7 @@ import tempfile
 import numpy as np
 from numba import njit
 
-from .packed import EQS_BIG, EQS_SMALL, LOW, LOW10, RUN_STARTS, TWIN, W
+from .packed import LOW, LOW10, TWIN, W, run_cover
 
 N_CODES = 3 ** 10
 VERSION = 1
@@ -190,12 +190,7 @@ def free_tab(p, need, ys_s, ys_b, eq_s, eq_b):
     j = (m1 & (m1 >> TWIN) & LOW10) & ((m2 | (m2 >> TWIN)) & LOW10)
     if j == 0:
         return _pair_best(cs, cb, need, ys_s, ys_b, eq_s, eq_b)
-    r = m1 & (m1 >> W) & (m1 >> (2 * W)) & RUN_STARTS
-    cov = r | (r << W) | (r << (2 * W))
-    if m1 & EQS_SMALL == EQS_SMALL:
-        cov |= EQS_SMALL
-    if m1 & EQS_BIG == EQS_BIG:
-        cov |= EQS_BIG
+    cov = run_cover(m1)
     nv = 0
     vals = 0  # candidate values, 4 bits each
     allow = 0  # per candidate, 3 bits: choice o allowed at bit o

@@ -60,16 +60,24 @@ def popcount(x):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def orphans(m1, m2, pl):
-    """Kinds (as a spaced mask) among the free cards that can join no group (RULES.md §3): not
-    in a run, 二七十 or 绞 with cards held, and not the pair when one is owed (``pl`` = 1).
-    ``m1``/``m2``: free kinds held at least once / twice."""
+def run_cover(m1):
+    """Kinds (spaced mask) among ``m1`` (kinds held) that some run or 二七十 of held kinds
+    covers (RULES.md §3)."""
     r = m1 & (m1 >> W) & (m1 >> (2 * W)) & RUN_STARTS
     cov = r | (r << W) | (r << (2 * W))
     if m1 & EQS_SMALL == EQS_SMALL:
         cov |= EQS_SMALL
     if m1 & EQS_BIG == EQS_BIG:
         cov |= EQS_BIG
+    return cov
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def orphans(m1, m2, pl):
+    """Kinds (as a spaced mask) among the free cards that can join no group (RULES.md §3): not
+    in a run, 二七十 or 绞 with cards held, and not the pair when one is owed (``pl`` = 1).
+    ``m1``/``m2``: free kinds held at least once / twice."""
+    cov = run_cover(m1)
     j = (m1 & (m1 >> TWIN) & LOW10) & ((m2 | (m2 >> TWIN)) & LOW10)
     cov |= j | (j << TWIN)
     if pl == 1:

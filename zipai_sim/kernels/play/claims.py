@@ -54,14 +54,13 @@ from .policies import _pol_chi, _pol_discard, _pol_peng
 from .state import (
     _add_group,
     _add_same,
-    _after_chi,
     _chi_left,
     _del_meld,
     _meld_of,
-    _repack,
     _say,
     _seat_pack,
     _set_count,
+    _take_chi,
 )
 from .winning import _can_win, _win
 
@@ -187,8 +186,7 @@ def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, 
     if i < 0:
         _note_pass(ints, s, 0)
         return False
-    _after_chi(P, hands, cs, s, c, i, hands[s])
-    _repack(hands, ints, s)
+    _take_chi(P, hands, ints, cs, s, c, i)
     r = ints[I_NMOV]
     nc = _I(0)
     for g in range(3):

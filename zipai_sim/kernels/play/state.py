@@ -281,28 +281,6 @@ def _seat_pack(ints, s):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _after_chi(P, hands, cs, s, c, i, h):
-    """Seat ``s``'s hand after 吃 option ``cs[i]`` of card ``c`` (its 比 included), written to
-    ``h``; returns the 胡息 of the groups laid."""
-    for k in range(20):
-        h[k] = hands[s, k]
-    gain = _I(0)
-    for g in range(3):
-        code = cs[i, g]
-        if code == NO_GROUP:
-            continue
-        skip = c if g == 0 else -1
-        for t in range(3):
-            k = gcard(code, t)
-            if k == skip:
-                skip = -1
-                continue
-            h[k] -= 1
-        gain += run_pts(P, code)
-    return gain
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _chi_left(P, full, cs, c, i):
     """(packed hand left, 胡息 of the groups laid) after 吃 option ``cs[i]`` of card ``c`` on the
     packed hand ``full``: the 吃 group takes ``c`` from outside, its 比 groups all from hand."""
@@ -320,3 +298,14 @@ def _chi_left(P, full, cs, c, i):
             full -= _I(1) << (W * k)
         gain += run_pts(P, code)
     return full, gain
+
+
+@njit(cache=True, _nrt=False)
+def _take_chi(P, hands, ints, cs, s, c, i):
+    """Take 吃 option ``cs[i]`` of card ``c`` out of seat ``s``'s hand (counts and packed words);
+    returns the 胡息 of the groups laid."""
+    full, gain = _chi_left(P, ints[I_FULL + s], cs, c, i)
+    for k in range(20):
+        hands[s, k] = (full >> (W * k)) & 7
+    _repack(hands, ints, s)
+    return gain
