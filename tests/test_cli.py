@@ -6,6 +6,7 @@ from the §8 tables. One test runs the installed console script in a subprocess.
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import subprocess
@@ -301,3 +302,161 @@ def test_cli_refuses_flags_that_would_be_ignored_or_empty(argv, needle, capsys, 
     code, out, err = run(argv, capsys)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+# --- issue 11: one header line, one number format, help texts ------------------------------
+
+Z95 = 1.959963984540054
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson score interval, closed form (independent of scipy)."""
+    p, z2 = k / n, Z95 * Z95
+    c = (p + z2 / (2 * n)) / (1 + z2 / n)
+    h = Z95 * (p * (1 - p) / n + z2 / (4 * n * n)) ** 0.5 / (1 + z2 / n)
+    return c - h, c + h
+
+
+def _row(out: str, first: str) -> list[str]:
+    line = next(ln for ln in out.splitlines() if re.match(rf"\|\s*{re.escape(first)}\s*\|", ln))
+    return [c.strip() for c in line.strip("|").split("|")]
+
+
+def test_simulate_prints_rates_per_10000_with_interval_digits(tmp_path, capsys):
+    path = tmp_path / "s.parquet"
+    code, out, err = run(["simulate", "--deals", "20000", "--seed", "5", "--chunk-size", "4096",
+                          "--out", str(path)], capsys)
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert first.startswith("guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 5, "
+                            "20,000 deals, chunk 4,096, ")
+    k = pl.read_parquet(path).filter(metric="tianhu")["count"][0]
+    lo, hi = _wilson(k, 20_000)
+    width = (hi - lo) * 10_000
+    d = max(0, 1 - math.floor(math.log10(width)))  # the width to 2 significant digits
+    want = [f"{k / 20_000 * 10_000:.{d}f}", f"[{lo * 10_000:.{d}f}, {hi * 10_000:.{d}f}]"]
+    cells = _row(out, "tianhu")
+    assert cells[3:6] == ["per 10,000", *want]
+    assert "e-0" not in out  # no exponent notation anywhere
+    code, out, _ = run(["simulate", "--deals", "20000", "--seed", "5", "--chunk-size", "4096",
+                        "--out", str(path), "--per", "100"], capsys)
+    assert code == 0 and _row(out, "tianhu")[3] == "%"
+
+
+def test_bad_per_is_one_line(capsys, tmp_path):
+    assert_one_line_error(*run(["simulate", "--deals", "10", "--per", "7", "--out",
+                                str(tmp_path / "p.parquet")], capsys), "--per", "power of ten")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("argv,head", [
+    (["balance", "--hands", "200", "--seed", "3"],
+     ("guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 3, 200 hands, chunk 4,096, "
+      "policy greedy, ")),
+    (["match", "--matches", "4", "--seed", "3"],
+     "guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 3, 4 matches, policy greedy, "),
+    (["table", "deal", "--deals", "2000", "--seed", "3"],
+     "guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 3, 2,000 deals, chunk 65,536, "),
+    (["table", "opening", "--hands", "100", "--seed", "3"],
+     "guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 3, 100 hands, chunk 4,096, "),
+    (["table", "tenpai", "--hands", "100", "--seed", "3"],
+     "guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 3, 100 hands, "),
+    (["table", "convergence", "--deals", "2000", "--points", "2", "--seed", "3"],
+     "guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 3, 2,000 deals, "),
+    (["table", "waits", EX1[:-1], "--variant", "hunan-hengyang", "--sims", "100"],
+     "hunan-hengyang (rules "),
+    (["hand", EX1, "--variant", "changsha-paohuzi"], "changsha-paohuzi (rules "),
+    (["play", "--seed", "3", "--deal", "2"],
+     ("guangxi-81 (rules 2bd4db2c7ba96a7d), threshold 15, seed 3, policy greedy, deal 2, "
+      "dealer seat 0 (庄), then seats 1, 2")),
+    (["exact", "--variant", "liuhu-dao"], "liuhu-dao (rules "),
+])
+def test_every_command_starts_with_its_header(argv, head, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith(head), out.splitlines()[0]
+
+
+def test_table_waits_explains_its_columns(capsys):
+    code, out, _ = run(["table", "waits", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十",
+                        "--variant", "changsha-paohuzi", "--sims", "2000", "--play", "50"],
+                       capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("changsha-paohuzi (rules ") and "threshold 10" in lines[0]
+    legend = "\n".join(ln for ln in lines if not ln.startswith("|"))
+    for word in ("p_exact (%)", "p_sim (%)", "p_play (%)", "any: "):
+        assert word in legend, word
+    # p_exact of 二 (RULES.md example in zipai_sim.tables: 0.6885) in %, 3 significant digits
+    assert _row(out, "二")[9] == "68.8"
+
+
+@pytest.mark.parametrize("text,size", [("一", 1), (EX1 + " 一二", 23)])
+def test_hand_of_wrong_size_is_one_message_and_no_analysis(text, size, capsys):
+    code, out, err = run(["hand", text], capsys)
+    line = assert_one_line_error(code, out, err, f"holds {size} card", "2..22")
+    assert out == "" and "1..21 with --incoming" in line
+
+
+def test_hand_of_22_cards_prints_no_contradiction(capsys):
+    code, out, err = run(["hand", EX1 + " 一"], capsys)
+    assert code == 0 and err == ""
+    assert "completing cards (听): none (a hand of 22 cards takes no further card)" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["match", "--first-dealer", "7", "--matches", "1"], "--first-dealer must be a player 0..2"),
+    (["match", "--max-hands", "2", "--matches", "1"], "--max-hands must be ≥ 8"),
+    (["simulate", "--deals", "-5"], "--deals must be ≥ 1, got -5"),
+    (["simulate", "--deals", "0"], "--deals must be ≥ 1, got 0"),
+    (["table", "convergence", "--metric", "nope", "--deals", "10"], "tianhu, tianhu_complete"),
+])
+def test_errors_name_flags_and_valid_values(argv, needle, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(*run(argv, capsys), needle)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _parsers(parser, path=("zipai-sim",)):
+    import argparse
+
+    yield path, parser
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, sub in a.choices.items():
+                yield from _parsers(sub, path + (name,))
+
+
+def test_every_option_has_help_a_flag_like_metavar_and_its_default():
+    import argparse
+
+    from zipai_sim.cli import build_parser
+
+    seen = 0
+    for path, parser in _parsers(build_parser()):
+        for a in parser._actions:
+            if not a.option_strings or isinstance(a, argparse._HelpAction):
+                continue
+            seen += 1
+            where = f"{' '.join(path)} {a.option_strings[0]}"
+            assert a.help and a.help != argparse.SUPPRESS, f"{where}: no help"
+            if a.nargs != 0:  # takes a value: its metavar reads like the flag's value
+                mv = a.metavar if a.metavar is not None else (
+                    "{" + ",".join(a.choices) + "}" if a.choices else a.dest.upper())
+                ok = re.fullmatch(r"[A-Z][A-Z0-9]*([=_][A-Z0-9]+)*", mv) or \
+                    re.fullmatch(r"\{[\w,-]+\}", mv)
+                assert ok, f"{where}: metavar {mv!r}"
+            if a.default not in (None, False) and a.nargs != 0:
+                assert "default" in a.help, f"{where}: default {a.default!r} not stated"
+    assert seen > 60
+
+
+def test_plot_metric_error_lists_the_metrics(tmp_path, capsys):
+    path = tmp_path / "d.parquet"
+    code, _, err = run(["table", "deal", "--deals", "500", "--out", str(path)], capsys)
+    assert code == 0, err
+    assert_one_line_error(*run(["plot", "tianhu-threshold", "--from", str(path), "--out",
+                                str(tmp_path / "x.png"), "--metric", "nope"], capsys),
+                          "--metric 'nope'", "tianhu, tianhu_complete")
+    assert not (tmp_path / "x.png").exists()

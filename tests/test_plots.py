@@ -1,5 +1,7 @@
-"""Figures (issue 4 §2): each helper draws a small real result on the Agg backend, returns its
-Axes with the labels and legend its docstring promises, and the saved image is not blank; the
+"""Figures (issue 4 §2, issue 11): each helper draws a small real result on the Agg backend,
+returns its Axes with the labels and legend its docstring promises, and the saved image is not
+blank; every figure renders in English and Chinese with no missing glyph, carries its provenance
+(footer and file metadata), saves reproducible SVG, and never merges distinct runs; the
 ``zipai-sim plot`` command renders saved Parquet results."""
 
 from __future__ import annotations
@@ -7,6 +9,8 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
+
+import warnings
 
 import matplotlib.image as mpimg
 import matplotlib.pyplot as plt
@@ -16,7 +20,7 @@ import pytest
 from test_cli import run
 
 import zipai_sim as zs
-from zipai_sim import plots
+from zipai_sim import fonts, plots, plots_labels
 from zipai_sim import tables as T
 from zipai_sim.play.balance import simulate_hands
 
@@ -78,9 +82,14 @@ def test_huxi_distribution_from_records_and_summary(records, tmp_path):
     assert ax.get_xlabel() == "huxi of the winning hand"
     assert ax.get_ylabel() == "share of winning hands"
     assert legend_texts(ax) == ["guangxi-81", "liuhu-dao"]
-    # the shares of one variant's winning hands add up to 1
-    y = ax.get_lines()[0].get_ydata()
-    assert y.sum() == pytest.approx(1.0)
+    # discrete 胡息 as steps, one bin per integer, integer ticks; the shares add up to 1
+    steps = ax.patches[0].get_data()
+    assert steps.values.sum() == pytest.approx(1.0)
+    assert np.all(np.diff(steps.edges) == 1)
+    assert not ax.get_lines()
+    ax.figure.canvas.draw()
+    assert all(float(x).is_integer() for x in ax.get_xticks())
+    assert "n = 200 hands each" in _footer(ax)  # every hand of the run, not only the won ones
     not_blank(ax, tmp_path / "h.svg")
     s = zs.simulate_deals("guangxi-81", 20_000, 1).summary.with_columns(
         pl.lit("guangxi-81").alias("variant"))
@@ -136,8 +145,12 @@ def test_score_distribution(records, balance, tmp_path):
     assert ax.get_xlabel() == "score of seat 1 (units per hand)"
     assert ax.get_ylabel() == "share of hands"
     assert legend_texts(ax) == ["guangxi-81 (duo)", "liuhu-dao (hu)"]
-    assert ax.get_lines()[0].get_ydata().sum() == pytest.approx(1.0)
+    assert ax.patches[0].get_data().values.sum() == pytest.approx(1.0)
+    assert not ax.get_lines()
     not_blank(ax, tmp_path / "d.png")
+    zh = plots.plot_score_distribution(records, seat=0, lang="zh")
+    assert zh.get_xlabel() == "庄家 每局得分 (计分单位)"
+    assert legend_texts(zh) == ["guangxi-81 (舵)", "liuhu-dao (胡)"]
 
 
 def test_save_figure_refuses_other_formats(deal, tmp_path):
@@ -146,6 +159,170 @@ def test_save_figure_refuses_other_formats(deal, tmp_path):
         plots.save_figure(ax, tmp_path / "x.jpg")
 
 
+# --- issue 11: both languages, no missing glyph, provenance, reproducible files, runs ---
+
+@pytest.fixture(scope="module")
+def convergence():
+    return T.convergence_table("changsha-paohuzi", "tianhu", n=20_000, seed=2, points=4)
+
+
+@pytest.fixture(scope="module")
+def summary():
+    return zs.simulate_deals("guangxi-81", 20_000, 1, progress=False).summary.with_columns(
+        pl.lit("guangxi-81").alias("variant"))
+
+
+#: every figure kind, from each kind of input it takes: name → (fixture, draw(data, lang))
+FIGURES = {
+    "tianhu-threshold": ("deal", lambda d, lang: plots.plot_tianhu_threshold(d, lang=lang)),
+    "tianhu-threshold-log": ("deal", lambda d, lang: plots.plot_tianhu_threshold(
+        d, metric="dihu", log=True, lang=lang)),
+    "huxi": ("records", lambda d, lang: plots.plot_huxi_distribution(d, lang=lang)),
+    "huxi-summary": ("summary", lambda d, lang: plots.plot_huxi_distribution(d, lang=lang)),
+    "seat-shares": ("balance", lambda d, lang: plots.plot_seat_shares(d, lang=lang)),
+    "dealer-edge": ("balance", lambda d, lang: plots.plot_dealer_edge(d, lang=lang)),
+    "fanxing": ("records", lambda d, lang: plots.plot_fanxing(d, lang=lang)),
+    "fanxing-summary": ("summary", lambda d, lang: plots.plot_fanxing(d, lang=lang)),
+    "convergence": ("convergence", lambda d, lang: plots.plot_convergence(d, lang=lang)),
+    "scores": ("records", lambda d, lang: plots.plot_score_distribution(d, seat=2, lang=lang)),
+}
+
+
+def test_every_kind_is_covered():
+    assert {k.removesuffix("-log").removesuffix("-summary") for k in FIGURES} == set(plots.PLOTS)
+
+
+def test_missing_glyphs_are_caught():
+    """The check below has teeth: matplotlib's missing-glyph warning, made an error, stops a
+    Chinese label in the default font; the bundled font has every word the figures use."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig, ax = plt.subplots()
+        ax.set_title("天胡")
+        with pytest.raises(UserWarning, match="missing from font"):
+            fig.canvas.draw()
+    for lang in plots_labels.LANGS:
+        assert fonts.missing_glyphs(plots_labels.every_text(lang), lang) == []
+    assert fonts.missing_glyphs("天胡 荒庄", "en") == ["天", "胡", "荒", "庄"]
+
+
+@pytest.mark.parametrize("lang", plots_labels.LANGS)
+@pytest.mark.parametrize("kind", sorted(FIGURES))
+def test_every_figure_in_both_languages_has_every_glyph(kind, lang, request, tmp_path):
+    from matplotlib.text import Text
+
+    name, draw = FIGURES[kind]
+    data = request.getfixturevalue(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph … missing from font(s)" among them
+        ax = draw(data, lang)
+        ax.set_title({"en": "zipai", "zh": "字牌"}[lang])
+        ax.figure.canvas.draw()
+        texts = "".join(t.get_text() for t in ax.figure.findobj(Text) if t.get_visible())
+        not_blank(ax, tmp_path / "f.svg")
+        ax = draw(data, lang)
+        not_blank(ax, tmp_path / "f.png")
+    assert fonts.missing_glyphs(texts, lang) == []
+    has_han = any("\u4e00" <= ch <= "\u9fff" for ch in texts)
+    assert has_han == (lang == "zh")
+
+
+def test_chinese_terms(deal, balance, records, convergence):
+    ax = plots.plot_seat_shares(balance, lang="zh")
+    # seat 2 is 上家 at a 3-player table (guangxi-81) and 对家 at a 4-player one (liuhu-dao)
+    assert legend_texts(ax) == ["庄家", "下家", "上家/对家", "上家", "荒庄 (无人胡牌)"]
+    assert ax.get_ylabel() == "占总局数的比例"
+    ax = plots.plot_tianhu_threshold(deal, metric="dihu", lang="zh")
+    assert ax.get_ylabel() == "地胡 (每 10,000 局)"
+    assert ax.get_xlabel() == "起胡 (胡息 / 油 / 胡)"
+    assert ax.get_legend().get_title().get_text() == "玩法"
+    assert plots.plot_fanxing(records, lang="zh").get_xlabel() == "翻信 (相同牌张数)"
+    assert plots.plot_huxi_distribution(records, lang="zh").get_xlabel() == "胡牌的胡息"
+    assert plots.plot_convergence(convergence, lang="zh").get_ylabel() == "天胡 比率"
+    edge = plots.plot_dealer_edge(balance, lang="zh")
+    assert [t.get_text() for t in edge.get_xticklabels()] == ["guangxi-81\n(舵)",
+                                                              "liuhu-dao\n(胡)"]
+    with pytest.raises(ValueError, match="lang must be 'en'.*'zh'"):
+        plots.plot_fanxing(records, lang="fr")
+
+
+def test_tianhu_threshold_overlapping_lines_stay_readable(deal):
+    ax = plots.plot_tianhu_threshold(deal, log=True)
+    assert ax.get_yscale() == "log"
+    lines = [c.lines[0] for c in ax.containers]
+    assert len({ln.get_marker() for ln in lines}) == len(lines) == 2  # a marker per line
+    x0, x1 = (ln.get_xdata() for ln in lines)
+    assert np.all(x0 != x1) and np.all(np.abs(x0 - x1) < 2.5)  # shifted sideways, a little
+    assert list(ax.get_xticks()) == [10, 15, 20]
+
+
+def _footer(ax) -> str:
+    from zipai_sim.plots_runs import FOOTER_GID
+
+    (foot,) = [t for t in ax.figure.texts if t.get_gid() == FOOTER_GID]
+    return foot.get_text()
+
+
+def test_provenance_in_footer_and_file_metadata(deal, tmp_path):
+    from PIL import Image
+
+    ax = plots.plot_tianhu_threshold(deal)
+    foot = _footer(ax).replace("\n", " ")  # wrapped at about 110 characters
+    assert foot.startswith("changsha-paohuzi threshold 10/15/20 rules ")
+    assert "guangxi-dazipai threshold 10/15/20 rules " in foot
+    assert "n = 3,000 deals each" in foot and "seed 1" in foot
+    assert "bot" not in foot  # deals scored at the deal: no bot played them
+    plots.save_figure(ax, tmp_path / "t.png")
+    meta = Image.open(tmp_path / "t.png").text
+    assert meta["Description"] == foot
+    assert meta["Software"].startswith(f"zipai-sim {zs.__version__}")
+    ax = plots.plot_tianhu_threshold(deal, lang="zh")
+    assert "n = 3,000 局 每组" in _footer(ax) and "种子 1" in _footer(ax)
+    plots.save_figure(ax, tmp_path / "t.svg")
+    svg = (tmp_path / "t.svg").read_text()
+    assert f"<dc:description>{_footer(ax).replace(chr(10), ' ')}</dc:description>" in svg
+    assert "<dc:date>" not in svg
+
+
+def test_provenance_from_parquet_metadata(records, tmp_path):
+    """Per-hand records hold no seed or bot: the file's key-value metadata does."""
+    path = tmp_path / "rec.parquet"
+    T.write_table(records, path, "opening_records", n=200, seed=3, policies="greedy")
+    df = plots.load_result(path)
+    assert df.select("seed", "bot", "run_n", "source").unique().rows() == [
+        (3, "greedy", 200, "rec.parquet")]
+    foot = _footer(plots.plot_huxi_distribution(df))
+    assert "n = 200 hands each · seed 3 · bot greedy" in foot
+
+
+def test_svg_is_reproducible(records, tmp_path):
+    ax = plots.plot_huxi_distribution(records, lang="zh")
+    plots.save_figure(ax, tmp_path / "a.svg")
+    plots.save_figure(ax, tmp_path / "b.svg")
+    plots.save_figure(plots.plot_huxi_distribution(records, lang="zh"), tmp_path / "c.svg")
+    a = (tmp_path / "a.svg").read_bytes()
+    assert a == (tmp_path / "b.svg").read_bytes() == (tmp_path / "c.svg").read_bytes()
+
+
+def test_distinct_runs_stay_distinct_or_are_refused(deal):
+    a, b = simulate_hands("guangxi-81", 100, 1), simulate_hands("guangxi-81", 100, 2)
+    with pytest.raises(ValueError, match="nothing tells apart.*repeated variant key"):
+        plots.plot_seat_shares(pl.concat([a, b]))  # two seeds, no seed column: refused
+    seeded = pl.concat([a.with_columns(seed=pl.lit(1)), b.with_columns(seed=pl.lit(2))])
+    ax = plots.plot_dealer_edge(seeded)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["guangxi-81 seed 1\n(duo)",
+                                                            "guangxi-81 seed 2\n(duo)"]
+    bots = pl.concat([a.with_columns(bot=pl.lit("greedy")), a.with_columns(bot=pl.lit("random"))])
+    assert [t.get_text() for t in plots.plot_seat_shares(bots).get_xticklabels()] == [
+        "guangxi-81 bot greedy", "guangxi-81 bot random"]
+    with pytest.raises(ValueError, match="nothing tells apart"):
+        plots.plot_tianhu_threshold(pl.concat([deal, deal]))  # a variant key given twice
+    other_rules = deal.with_columns(pl.col("rules_hash") + "x")
+    with pytest.raises(ValueError, match="differ in rules hash"):
+        plots.plot_tianhu_threshold(pl.concat([deal, other_rules]))
+    ax = plots.plot_fanxing(T.deal_table("guangxi-81", n=3000, seed=1, metrics=None)
+                            .vstack(T.deal_table("guangxi-81", n=3000, seed=2, metrics=None)))
+    assert legend_texts(ax) == ["guangxi-81 seed 1", "guangxi-81 seed 2"]
 
 
 def test_cli_plot_from_saved_results(deal, records, tmp_path, capsys):
@@ -197,3 +374,41 @@ def test_cli_plot_wrong_table(tmp_path, capsys):
     code, _, err = run(["plot", "dealer-edge", "--from", str(path), "--out",
                         str(tmp_path / "x.png")], capsys)
     assert code == 2 and "balance table" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_plot_lang_and_log(deal, tmp_path, capsys):
+    path = tmp_path / "deal.parquet"
+    T.write_table(deal, path, "deal", n=3000)
+    code, _, err = run(["plot", "tianhu-threshold", "--from", str(path), "--lang", "zh", "--log",
+                        "--out", str(tmp_path / "t.svg")], capsys)
+    assert code == 0, err
+    svg = (tmp_path / "t.svg").read_text()
+    assert "起胡 10/15/20" in svg and "<dc:date>" not in svg  # the footer, in the metadata
+    code, _, err = run(["plot", "huxi", "--from", str(path), "--log", "--out",
+                        str(tmp_path / "h.png")], capsys)
+    assert code == 2 and "--log applies to `plot tianhu-threshold` only" in err
+    code, _, err = run(["plot", "huxi", "--from", str(path), "--lang", "fr", "--out",
+                        str(tmp_path / "h.png")], capsys)
+    assert code == 2 and "invalid choice" in err
+
+
+def test_cli_plot_several_files(deal, tmp_path, capsys):
+    """Several --from files: the same run twice, or one file twice, is refused in one line;
+    runs that differ (here the seed) are drawn apart, their labels saying how."""
+    a, b, c = (tmp_path / f"{x}.parquet" for x in "abc")
+    T.write_table(deal, a, "deal", n=3000)
+    T.write_table(deal, b, "deal", n=3000)
+    T.write_table(T.deal_table(["guangxi-dazipai", "changsha-paohuzi"], n=3000, seed=2,
+                               thresholds=[10, 15, 20]), c, "deal", n=3000)
+    out = str(tmp_path / "x.png")
+    for files, needle in (([a, b], "a.parquet and b.parquet hold the same run"),
+                          ([a, a], "is given twice")):
+        code, _, err = run(["plot", "tianhu-threshold", "--from", *map(str, files), "--out",
+                            out], capsys)
+        assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+    code, _, err = run(["plot", "tianhu-threshold", "--from", str(a), str(c), "--out", out],
+                       capsys)
+    assert code == 0, err
+    ax = plots.plot_tianhu_threshold(plots.load_result([a, c]))
+    assert legend_texts(ax) == ["changsha-paohuzi seed 1", "changsha-paohuzi seed 2",
+                                "guangxi-dazipai seed 1", "guangxi-dazipai seed 2"]

@@ -19,6 +19,9 @@ from .exact import exact_opening
 from .play.balance import simulate_hands
 from .play.match import MatchResult, play_match, simulate_matches
 from .play.observation import Observation
+from .play.record import HandRecord, RecordError
+from .play.recordfile import read_record, write_records
+from .play.replay import Replay, ReplayError, replay_record
 from .simulate import SimResult, score_decks, simulate_deals
 from .tables import calculate
 from .variants import Variant, VariantError, list_variants, load_variant
@@ -48,8 +51,12 @@ __all__ = [
     "CardError",
     "Deal",
     "Explanation",
+    "HandRecord",
     "MatchResult",
     "Observation",
+    "RecordError",
+    "Replay",
+    "ReplayError",
     "SimResult",
     "Variant",
     "VariantError",
@@ -65,10 +72,13 @@ __all__ = [
     "load_variant",
     "parse_hand",
     "play_match",
+    "read_record",
+    "replay_record",
     "score_decks",
     "simulate_deals",
     "simulate_hands",
     "simulate_matches",
     "waits",
     "warmup",
+    "write_records",
 ]

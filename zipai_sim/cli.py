@@ -3,52 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
 import polars as pl
 
+from .report import DEFAULT_SEED
+
 
 class _Fail(Exception):
     """An expected failure: bad input or an unwritable path."""
-
-
-def _value(r: dict) -> str:
-    """A summary row's value: a rate with its Wilson interval (4 significant digits), or a mean
-    ± its SE with the SE to 2 significant digits (and the SD when the row has one)."""
-    if r.get("rate") is not None and r.get("ci_low") is not None:
-        return f"{r['rate']:.4g} [{r['ci_low']:.4g}, {r['ci_high']:.4g}]"
-    if r.get("mean") is not None:
-        se = r.get("se")
-        if se is None or not math.isfinite(se):
-            return f"{r['mean']:.4g}"
-        d = max(0, 1 - math.floor(math.log10(se))) if se > 0 else 3
-        sd = f" (sd {r['sd']:.3g})" if r.get("sd") is not None else ""
-        return f"{r['mean']:.{d}f} ± {se:.{d}f}{sd}"
-    return _fmt_rate(r.get("rate"))
-
-
-def _fmt_rate(x: float | None) -> str:
-    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.6g}"
-
-
-def summary_table(summary: pl.DataFrame) -> pl.DataFrame:
-    """The printable summary: rates with their Wilson 95% interval, means with their SE."""
-    rows = []
-    for r in summary.iter_rows(named=True):
-        if r["mean"] is not None:
-            val = f"{r['mean']:.4f} ± {r['se']:.4f} (SE)" if r["se"] is not None and not \
-                math.isnan(r["se"]) else _fmt_rate(r["mean"])
-            rows.append({"metric": r["metric"], "count": r["count"], "n": r["n"], "value": val,
-                         "95% interval": ""})
-        else:
-            rows.append({"metric": r["metric"], "count": r["count"], "n": r["n"],
-                         "value": _fmt_rate(r["rate"]),
-                         "95% interval": f"[{_fmt_rate(r['ci_low'])}, {_fmt_rate(r['ci_high'])}]"
-                         if r["n"] else ""})
-    return pl.DataFrame(rows, schema={"metric": pl.String, "count": pl.Int64, "n": pl.Int64,
-                                      "value": pl.String, "95% interval": pl.String})
 
 
 def _print_table(df: pl.DataFrame) -> None:
@@ -85,10 +49,11 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     v = load_variant(a.variant)
     if a.threshold is not None:
         v = v.with_threshold(a.threshold)
-    check_count(a.deals, "--deals")
     _at_least_one(a.deals, "--deals")
+    check_count(a.deals, "--deals")
     cs = check_chunk_size(a.chunk_size, "--chunk-size")
     check_count(a.sample_rows, "--sample-rows")
+    per = _per(a)
     # the rules hash in the default name keeps an edited copy of a variant apart from it
     path = a.out if a.out is not None else Path(
         f"{v.key}-{v.rules_hash[:8]}-seed{a.seed}-n{a.deals}.parquet")
@@ -96,40 +61,39 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     r = simulate_deals(v, a.deals, a.seed, threads=a.threads, chunk_size=cs,
                        sample_per_chunk=min(a.sample_rows, cs))
     r.to_parquet(path, rows=a.sample_rows > 0)
-    head = (f"{v.key} (rules {v.rules_hash}, threshold {v.win.threshold}): {r.n:,} deals, "
-            f"seed {a.seed}, chunk {r.chunk_size}, {r.threads} thread{'s' * (r.threads > 1)}, "
-            f"{r.seconds:.1f} s "
-            f"({r.n / max(r.seconds, 1e-9):,.0f} deals/s, thread start-up not counted)")
-    if r.partial:
-        head += f"  PARTIAL: interrupted after {r.n:,} of {r.n_requested:,} deals"
-    print(head)
-    s = r.summary
-    _print_table(summary_table(s.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))))
-    dist = r.huxi_distribution
-    if dist.height:
-        print("胡息 of complete dealer hands: " + ", ".join(
-            f"{h}: {rate:.3g}" for h, rate in zip(dist["huxi"], dist["rate"])))
+    print(r.report(per))
     print(f"wrote {path}")
     return 130 if r.partial else 0
 
 
 def cmd_hand(a: argparse.Namespace) -> int:
     """Print the best decomposition, 胡息, complete/win, and the waits (听) of a hand."""
-    from .evaluate import explain, waits
+    from .evaluate import as_counts, explain, waits
+    from .report import header
+    from .variants import load_variant
 
-    e = explain(a.text, a.variant, incoming=a.incoming, source=a.source,
-                liangzhang=a.liangzhang)
+    v = load_variant(a.variant)
+    # one size check before any output: the analysis takes 2..22 cards, an incoming card
+    # 1..21 (RULES.md §2 hand sizes + one card), and the waits need room for one more card
+    size, most = int(as_counts(a.text).sum()), v.layout.dealer_cards
+    lo, hi = (1, most) if a.incoming is not None else (2, most + 1)
+    if not lo <= size <= hi:
+        raise _Fail(f"the hand holds {size} card{'s' * (size != 1)}; `hand` takes {lo}..{hi} "
+                    + ("with --incoming" if a.incoming is not None else
+                       f"(1..{most} with --incoming)"))
+    print(header([(v.key, v.rules_hash)], [v.win.threshold]))
+    e = explain(a.text, v, incoming=a.incoming, source=a.source, liangzhang=a.liangzhang)
     print(e)
-    if a.incoming is None:
-        from .variants import load_variant
-
-        win = load_variant(a.variant).win
+    if a.incoming is None and size > most:
+        print(f"completing cards (听): none (a hand of {size} cards takes no further card)")
+    elif a.incoming is None:
+        win = v.win
 
         def wins(hx: int | None) -> bool:
             return hx is not None and hx >= 0 and (hx >= win.threshold
                                                    or (win.piaohu and hx == 0))
 
-        w = waits(a.text, a.variant)
+        w = waits(a.text, v)
         if w.height:
             print("completing cards (听; 胡息 as own draw / as another's card; * wins at the "
                   "threshold): " + ", ".join(
@@ -151,8 +115,30 @@ def cmd_play(a: argparse.Namespace) -> int:
 
     if a.deal < 0:
         raise _Fail(f"--deal must be ≥ 0, got {a.deal}")
+    if a.jsonl is not None:
+        check_out(a.jsonl, (".jsonl",))
     game, out = play_seeded(a.variant, a.seed, a.deal, a.policy)
+    from .report import play_header
+
+    print(play_header(game.v.key, game.v.rules_hash, game.v.win.threshold, game.seats, a.seed,
+                      a.deal, a.policy))
     print("\n".join(game.log))
+    if a.jsonl is not None:  # the hand record (docs/records.md); stdout stays the trace alone
+        from .play.record import record_from_game
+        from .play.recordfile import write_records
+
+        write_records(record_from_game(game, out, seed=a.seed, deal=a.deal,
+                                       policies=[a.policy] * game.seats), a.jsonl)
+        print(f"wrote {a.jsonl}", file=sys.stderr)
+    return 0
+
+
+def cmd_replay(a: argparse.Namespace) -> int:
+    """Replay hand records (JSON lines, docs/records.md) through the reference engine, checking
+    every move and the settlement; print each hand's trace as ``zipai-sim play`` printed it."""
+    from .play.replay import replay_lines
+
+    print("\n".join(replay_lines(a.file, a.hand, a.variant)))
     return 0
 
 
@@ -163,8 +149,8 @@ def cmd_balance(a: argparse.Namespace) -> int:
     from .io import write_parquet
     from .play.balance import simulate_hands
 
-    check_count(a.hands, "--hands")
     _at_least_one(a.hands, "--hands")
+    check_count(a.hands, "--hands")
     check_out(a.out)
     check_count(a.rows, "--rows")
     from .play.balance import DEFAULT_HAND_CHUNK
@@ -184,12 +170,13 @@ def cmd_balance(a: argparse.Namespace) -> int:
     runs = [load_variant(v) for v in a.variants]
     if a.thresholds:  # a sweep: every variant at every threshold (大字牌 15/20/25/30)
         runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
+    per = _per(a)
     got = [simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine,
                           rows=a.rows) for v in runs]
-    frames = [g[0] for g in got] if a.rows else got
-    df = pl.concat(frames)
-    shown = df.with_columns(pl.Series("value", [_value(r) for r in df.iter_rows(named=True)]))
-    _print_table(shown.select("variant", "threshold", "metric", "seat", "count", "n", "value"))
+    from .report import combine
+
+    df = combine([g[0] for g in got] if a.rows else got)
+    print(df.report(per))
     from .play.balance import DEFAULT_HAND_CHUNK
 
     meta = {"variants": ",".join(a.variants), "variant_keys": ",".join(v.key for v in runs),
@@ -218,18 +205,14 @@ def cmd_match(a: argparse.Namespace) -> int:
                                                                         "--first-dealer")
     pols = a.policies[0] if len(a.policies) == 1 else a.policies
     _at_least_one(a.matches, "--matches")
+    per = _per(a)
     if a.target is not None and a.goal != "hu100":
         raise _Fail(f"--target applies to --goal hu100 only, not --goal {a.goal}")
     r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=a.hands,
                          target=100 if a.target is None else a.target, policies=pols,
                          engine=a.engine, first_dealer=first,
                          max_hands=a.max_hands)
-    print(f"{r.variant} (rules {r.rules_hash}): {r.n:,} matches, goal {r.goal}"
-          + (f" ({r.hands} hands)" if r.goal == "hands" else f" ({r.target} 胡)" if r.goal ==
-             "hu100" else "") + f", seed {r.seed}, policies {', '.join(r.policies)}")
-    shown = r.summary.with_columns(
-        pl.Series("value", [_value(x) for x in r.summary.iter_rows(named=True)]))
-    _print_table(shown.select("metric", "player", "count", "n", "value"))
+    print(r.report(per))
     if a.out is not None:
         r.to_parquet(a.out)
         print(f"wrote {a.out}")
@@ -238,9 +221,16 @@ def cmd_match(a: argparse.Namespace) -> int:
 
 def _at_least_one(n: int, flag: str) -> None:
     """A run of zero deals, hands or matches is a mistake on the command line (Python accepts
-    ``n = 0`` and returns an empty summary)."""
-    if n == 0:
-        raise _Fail(f"{flag} must be ≥ 1, got 0")
+    ``n = 0`` and returns an empty summary); zero and negatives get the same message."""
+    if n < 1:
+        raise _Fail(f"{flag} must be ≥ 1, got {n}")
+
+
+def _per(a: argparse.Namespace) -> int | None:
+    """``--per``, checked (a power of ten) before any work is done."""
+    from .report import check_per
+
+    return check_per(a.per, "--per")
 
 
 def _int_arg(x: str, name: str) -> int:
@@ -269,10 +259,11 @@ def cmd_table(a: argparse.Namespace) -> int:
 
     if a.out is not None:
         check_out(a.out)
+    per = _per(a)
     run: dict[str, object] = {}
     if a.kind == "deal":
-        check_count(a.deals, "--deals")
         _at_least_one(a.deals, "--deals")
+        check_count(a.deals, "--deals")
         if a.customary and a.thresholds:
             raise _Fail("give --customary or --thresholds, not both")
         ths = "customary" if a.customary else a.thresholds
@@ -281,8 +272,8 @@ def cmd_table(a: argparse.Namespace) -> int:
                           chunk_size=a.chunk_size, threads=a.threads)
         run = {"n": a.deals, "chunk_size": a.chunk_size}
     elif a.kind in ("opening", "tenpai"):
-        check_count(a.hands, "--hands")
         _at_least_one(a.hands, "--hands")
+        check_count(a.hands, "--hands")
         if a.records is not None:
             check_out(a.records)
         from .variants import load_variant
@@ -290,16 +281,15 @@ def cmd_table(a: argparse.Namespace) -> int:
         runs = [load_variant(v) for v in a.variants]
         if a.thresholds:
             runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
-        rec = pl.concat([T.opening_records(v, a.hands, a.seed, a.policy, threads=a.threads)
-                         for v in runs])
+        from .report import combine
+
+        rec = combine([T.opening_records(v, a.hands, a.seed, a.policy, threads=a.threads)
+                       for v in runs], show=False)
         run = {"n": a.hands, "seed": a.seed, "policies": a.policy}
         if a.kind == "opening":
             df = T.opening_table(rec, by=a.by, bins=_bins(a.bin))
         else:
             df = T.tenpai_table(rec, by=a.by, step=a.step)
-        if a.records is not None:
-            T.write_table(rec, a.records, "opening_records", **run)
-            print(f"wrote {a.records} ({rec.height:,} seat-hands)")
     elif a.kind == "waits":
         df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
                          seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
@@ -307,20 +297,15 @@ def cmd_table(a: argparse.Namespace) -> int:
         run = {"hand": a.text, "variant": a.variant, "seed": a.seed, "sims": a.sims,
                "play": a.play, "melds": ";".join(a.meld or []) or None}
     else:
-        check_count(a.deals, "--deals")
         _at_least_one(a.deals, "--deals")
+        check_count(a.deals, "--deals")
         df = T.convergence_table(a.variant, a.metric, a.deals, a.seed, points=a.points,
                                  start=a.start, threads=a.threads)
         run = {"chunk_size": None}
-    shown = df.select([c for c in df.columns if df[c].null_count() < df.height]) \
-        if df.height else df  # columns of an unrun part (e.g. no --play) stay in the file only
-    if a.markdown:
-        print(T.to_markdown(shown))
-    else:
-        with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True,
-                       tbl_hide_dataframe_shape=True, tbl_rows=-1, tbl_cols=-1,
-                       tbl_width_chars=1000, fmt_str_lengths=80):
-            print(T.formatted(shown))
+    print(df.report(per).text(as_markdown=a.markdown))
+    if a.kind in ("opening", "tenpai") and a.records is not None:
+        T.write_table(rec, a.records, "opening_records", **run)
+        print(f"wrote {a.records} ({rec.height:,} seat-hands)")
     if a.out is not None:
         T.write_table(df, a.out, a.kind, **run)
         print(f"wrote {a.out}")
@@ -341,11 +326,18 @@ def cmd_plot(a: argparse.Namespace) -> int:
     df = plots.load_result(a.from_)
     kw: dict[str, object] = {}
     for flag, value, kind in (("--metric", a.metric, "tianhu-threshold"),
-                              ("--seat", a.seat, "scores")):
+                              ("--seat", a.seat, "scores"),
+                              ("--log", a.log or None, "tianhu-threshold")):
         if value is not None and a.kind != kind:
             raise _Fail(f"{flag} applies to `plot {kind}` only, not `plot {a.kind}`")
+    kw["lang"] = a.lang
     if a.kind == "tianhu-threshold":
         kw["metric"] = a.metric or "tianhu"
+        kw["log"] = a.log
+        have = df["metric"].unique(maintain_order=True).to_list() if "metric" in df.columns \
+            else []
+        if a.metric is not None and have and a.metric not in have:  # name the valid ones
+            raise _Fail(f"--metric {a.metric!r} is not in the file; it has {', '.join(have)}")
     if a.kind == "scores":
         kw["seat"] = a.seat or 0
     ax = plots.PLOTS[a.kind](df, **kw)
@@ -369,6 +361,7 @@ def cmd_exact(a: argparse.Namespace) -> int:
     from .variants import load_variant
 
     v = load_variant(a.variant)
+    per = _per(a)
     ths = a.thresholds if a.thresholds else list(v.win.thresholds)
     for t in ths:
         if t < 0:
@@ -395,16 +388,12 @@ def cmd_exact(a: argparse.Namespace) -> int:
     secs = time.perf_counter() - t0
     source = "the shipped table" if shipped else "enumerated"
     write_parquet(df, path, ex.metadata(v, sorted(set(ths)), secs, source))
-    print(f"{v.key} (rules {v.rules_hash}): exact values ({source}), thresholds "
-          f"{', '.join(str(t) for t in sorted(set(ths)))}, {secs:.1f} s")
-    show = df.with_columns(
-        pl.coalesce("probability", "mean").map_elements(lambda x: f"{x:.6g}",
-                                                        return_dtype=pl.String).alias("value"),
-        (pl.col("numerator").cast(pl.String) + "/" + pl.col("denominator").cast(pl.String))
-        .alias("exact")).select("metric", "threshold", "value", "exact")
+    from .report import Report, exact_view, header
+
     if not a.all:
-        show = show.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))
-    _print_table(show)
+        df = df.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))
+    print(Report(header([(v.key, v.rules_hash)], sorted(set(ths)), seconds=secs,
+                        extra=[f"exact values ({source})"]), exact_view(df, per)))
     print(f"wrote {path}")
     return 0
 
@@ -443,90 +432,122 @@ def _add_table_plot(sub) -> None:
     kinds = ta.add_subparsers(dest="kind", parser_class=_Parser, required=True)
 
     def common(q: argparse.ArgumentParser, seed: bool = True) -> None:
-        q.add_argument("--out", type=Path, default=None,
+        q.add_argument("--out", type=Path, default=None, metavar="FILE",
                        help="also write the table to this Parquet file, with run metadata")
         q.add_argument("--markdown", action="store_true",
                        help="print a GitHub Markdown table instead of aligned text")
         if seed:
-            q.add_argument("--seed", type=int, default=20261129,
+            q.add_argument("--seed", type=int, default=DEFAULT_SEED,
                            help="root seed (default: %(default)s)")
-        q.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+        q.add_argument("--threads", type=int, default=None, metavar="N",
+                       help="threads (default: all cores)")
+        _add_per(q)
         q.set_defaults(func=cmd_table)
 
     de = kinds.add_parser("deal", help="天胡/地胡 rates by variant and threshold (simulate_deals)")
-    de.add_argument("--variants", nargs="+", default=["guangxi-81"], help="variant keys or paths")
-    de.add_argument("--deals", type=int, default=1_000_000,
+    de.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+                    help="variant keys or TOML paths (default: guangxi-81)")
+    de.add_argument("--deals", type=int, default=1_000_000, metavar="N",
                     help="deals per variant and threshold (default: %(default)s)")
-    de.add_argument("--thresholds", type=int, nargs="+", default=None,
-                    help="起胡 thresholds to sweep for every variant (e.g. 15 20 25 30)")
+    de.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+                    help="起胡 thresholds to sweep for every variant, e.g. 15 20 25 30 "
+                    "(default: each variant's own)")
     de.add_argument("--customary", action="store_true",
                     help="sweep each variant's customary thresholds ([win].thresholds)")
     de.add_argument("--all-metrics", action="store_true",
                     help="keep every simulate_deals metric (翻信 included), not only 天胡/地胡")
-    de.add_argument("--chunk-size", type=int, default=None, help="deals per chunk")
+    de.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                    help="deals per chunk (default: 65536)")
     common(de)
     for name, text in (("opening", "P(the seat wins) and mean score by seat and opening "
                         "features, from whole greedy hands"),
                        ("tenpai", "听 at the deal: exact draw-model chance beside greedy play")):
         q = kinds.add_parser(name, help=text, description=text)
-        q.add_argument("--variants", nargs="+", default=["guangxi-81"],
-                       help="variant keys or paths")
-        q.add_argument("--hands", type=int, default=20_000,
+        q.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+                       help="variant keys or TOML paths (default: guangxi-81)")
+        q.add_argument("--hands", type=int, default=20_000, metavar="N",
                        help="hands per variant (default: %(default)s)")
-        q.add_argument("--thresholds", type=int, nargs="+", default=None,
-                       help="起胡 thresholds to sweep for every variant")
-        q.add_argument("--policy", choices=("greedy", "random"), default="greedy")
-        q.add_argument("--by", nargs="*", default=["seat"],
+        q.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+                       help="起胡 thresholds to sweep for every variant (default: each "
+                       "variant's own)")
+        q.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+                       help="policy of every seat (default: %(default)s)")
+        q.add_argument("--by", nargs="*", default=["seat"], metavar="COLUMN",
                        help="record columns to group by (default: seat); features: "
                        "opening_huxi ti kan red tenpai waits")
-        q.add_argument("--records", type=Path, default=None,
+        q.add_argument("--records", type=Path, default=None, metavar="FILE",
                        help="also write the per-seat-hand records to this Parquet file")
         if name == "opening":
             q.add_argument("--bin", action="append", default=None, metavar="COLUMN=WIDTH",
-                           help="floor a numeric column to bins, e.g. opening_huxi=6")
+                           help="floor a numeric column to bins, e.g. opening_huxi=6 "
+                           "(repeat; default: no bins)")
         else:
-            q.add_argument("--step", type=float, default=0.1,
+            q.add_argument("--step", type=float, default=0.1, metavar="P",
                            help="width of the p_draw bands (default: %(default)s)")
         common(q)
     wa = kinds.add_parser("waits", help="the hand calculator: waits (听), 胡息, chances")
     wa.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
-    wa.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
-    wa.add_argument("--meld", action="append", default=None,
-                    help="a group on the table, e.g. '碰 五五五' or 'chi s1 s2 s3' (repeat)")
-    wa.add_argument("--unseen", default=None,
+    wa.add_argument("--variant", default="guangxi-81",
+                    help="variant key or TOML path (default: %(default)s)")
+    wa.add_argument("--meld", action="append", default=None, metavar="GROUP",
+                    help="a group on the table, e.g. '碰 五五五' or 'chi s1 s2 s3' (repeat; "
+                    "default: none)")
+    wa.add_argument("--unseen", default=None, metavar="CARDS",
                     help="the cards the player cannot see (default: all not in hand/table/seen)")
-    wa.add_argument("--seen", default=None, help="other cards the player has seen")
-    wa.add_argument("--stock", type=int, default=None,
+    wa.add_argument("--seen", default=None, metavar="CARDS",
+                    help="other cards the player has seen (default: none)")
+    wa.add_argument("--stock", type=int, default=None, metavar="N",
                     help="cards left in the stock (default: the variant's whole stock)")
-    wa.add_argument("--own-draws", type=int, default=None,
+    wa.add_argument("--own-draws", type=int, default=None, metavar="N",
                     help="stock cards the player draws (default: ⌈stock / players⌉)")
-    wa.add_argument("--discards", type=int, default=0,
+    wa.add_argument("--discards", type=int, default=0, metavar="N",
                     help="other players' discards the player will yet see (default: 0)")
-    wa.add_argument("--sims", type=int, default=20_000,
+    wa.add_argument("--sims", type=int, default=20_000, metavar="N",
                     help="Monte Carlo draws of the model (default: %(default)s)")
-    wa.add_argument("--play", type=int, default=0,
-                    help="greedy hands played from the deal with this hand (a dealt hand only)")
-    wa.add_argument("--seat", type=int, default=1, help="the hand's seat for --play (default 1)")
+    wa.add_argument("--play", type=int, default=0, metavar="N",
+                    help="greedy hands played from the deal with this hand, a dealt hand only "
+                    "(default: 0, none)")
+    wa.add_argument("--seat", type=int, default=1, metavar="S",
+                    help="the hand's seat for --play, a non-dealer (default: %(default)s)")
     common(wa)
     co = kinds.add_parser("convergence", help="one simulate_deals rate as deals accumulate")
-    co.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
-    co.add_argument("--metric", default="tianhu", help="a simulate_deals rate (default: tianhu)")
-    co.add_argument("--deals", type=int, default=1_000_000, help="largest n (default: %(default)s)")
-    co.add_argument("--points", type=int, default=12, help="values of n (default: %(default)s)")
-    co.add_argument("--start", type=int, default=1000, help="smallest n (default: %(default)s)")
+    co.add_argument("--variant", default="guangxi-81",
+                    help="variant key or TOML path (default: %(default)s)")
+    co.add_argument("--metric", default="tianhu",
+                    help="a simulate_deals rate, e.g. tianhu, dihu, dealer_two_ti (default: "
+                    "%(default)s)")
+    co.add_argument("--deals", type=int, default=1_000_000, metavar="N",
+                    help="largest n (default: %(default)s)")
+    co.add_argument("--points", type=int, default=12, metavar="K",
+                    help="values of n (default: %(default)s)")
+    co.add_argument("--start", type=int, default=1000, metavar="N",
+                    help="smallest n (default: %(default)s)")
     common(co)
 
     po = sub.add_parser("plot", help=_doc(cmd_plot), description=cmd_plot.__doc__)
     po.add_argument("kind", choices=sorted(PLOTS), help="which figure")
-    po.add_argument("--from", dest="from_", type=Path, nargs="+", required=True,
+    po.add_argument("--from", dest="from_", type=Path, nargs="+", required=True, metavar="FILE",
                     help="saved Parquet result(s): table, balance, simulate or records files")
-    po.add_argument("--out", type=Path, required=True, help="FILE.png or FILE.svg")
+    po.add_argument("--out", type=Path, required=True, metavar="FILE",
+                    help="FILE.png or FILE.svg")
     po.add_argument("--metric", default=None,
                     help="tianhu-threshold only: the deal_table metric (default: tianhu)")
-    po.add_argument("--seat", type=int, default=None,
+    po.add_argument("--seat", type=int, default=None, metavar="S",
                     help="scores only: the seat (default: 0, dealer)")
+    po.add_argument("--log", action="store_true",
+                    help="tianhu-threshold only: rates on a log scale (default: linear)")
+    po.add_argument("--lang", choices=("en", "zh"), default="en",
+                    help="words on the figure: en (English / pinyin) or zh (天胡, 荒庄, 庄家 …, "
+                    "in the bundled Noto Sans SC font) (default: %(default)s)")
     po.add_argument("--title", default=None, help="a title for the figure")
     po.set_defaults(func=cmd_plot)
+
+
+def _add_per(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--per", type=int, default=None, metavar="N",
+                   help="show every rate per N (a power of ten: 10000, 1000, 100 for %%, 1 for "
+                   "fractions); default: rare events (天胡, 地胡, 海底, 提/坎 shapes) per 10,000, "
+                   "shares in %%")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -537,78 +558,110 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help=_doc(cmd_simulate), description=cmd_simulate.__doc__)
     sim.add_argument("--variant", default="guangxi-81", help="variant key or path to a TOML file "
                      "(default: %(default)s)")
-    sim.add_argument("--deals", type=int, default=2_000_000, help="number of deals "
+    sim.add_argument("--deals", type=int, default=2_000_000, metavar="N", help="number of deals "
                      "(default: %(default)s)")
-    sim.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
-    sim.add_argument("--out", type=Path, default=None,
-                     help="Parquet file for the summary (default: VARIANT-seedS-nN.parquet)")
-    sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    sim.add_argument("--threshold", type=int, default=None,
-                     help="override the variant's 起胡 threshold (胡息)")
-    sim.add_argument("--chunk-size", type=int, default=None,
+    sim.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                       help="root seed (default: %(default)s)")
+    sim.add_argument("--out", type=Path, default=None, metavar="FILE",
+                     help="Parquet file for the summary (default: "
+                     "VARIANT-HASH-seedSEED-nN.parquet in the current folder)")
+    sim.add_argument("--threads", type=int, default=None, metavar="N",
+                     help="threads (default: all cores)")
+    sim.add_argument("--threshold", type=int, default=None, metavar="T",
+                     help="override the variant's 起胡 threshold, in 胡息 (default: the "
+                     "variant's)")
+    sim.add_argument("--chunk-size", type=int, default=None, metavar="N",
                      help="deals per chunk; part of the result's identity (default: 65536)")
-    sim.add_argument("--sample-rows", type=int, default=0,
-                     help="keep this many per-deal rows per chunk, written to OUT.rows.parquet")
+    sim.add_argument("--sample-rows", type=int, default=0, metavar="K",
+                     help="keep K per-deal rows per chunk, written to FILE.rows.parquet "
+                     "(default: 0)")
+    _add_per(sim)
     sim.set_defaults(func=cmd_simulate)
     hd = sub.add_parser("hand", help=_doc(cmd_hand), description=cmd_hand.__doc__)
     hd.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
-    hd.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
-    hd.add_argument("--incoming", default=None, help="an incoming card, e.g. 十 or s10")
+    hd.add_argument("--variant", default="guangxi-81",
+                    help="variant key or TOML path (default: %(default)s)")
+    hd.add_argument("--incoming", default=None, metavar="CARD",
+                    help="an incoming card, e.g. 十 or s10 (default: none; the waits are shown)")
     hd.add_argument("--source", choices=("self", "other"), default="self",
                     help="where the incoming card comes from (default: %(default)s)")
-    hd.add_argument("--liangzhang", default=None,
-                    help="the dealer's shown card, for 衡阳's 五坎 rule (e.g. 三)")
+    hd.add_argument("--liangzhang", default=None, metavar="CARD",
+                    help="the dealer's shown card, for 衡阳's 五坎 rule, e.g. 三 (default: none)")
     hd.set_defaults(func=cmd_hand)
     pl = sub.add_parser("play", help=_doc(cmd_play), description=cmd_play.__doc__)
-    pl.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
-    pl.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
-    pl.add_argument("--deal", type=int, default=0,
+    pl.add_argument("--variant", default="guangxi-81",
+                    help="variant key or TOML path (default: %(default)s)")
+    pl.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                      help="root seed (default: %(default)s)")
+    pl.add_argument("--deal", type=int, default=0, metavar="I",
                     help="which deal of the seed's stream, as in simulate (default: 0)")
     pl.add_argument("--policy", choices=("greedy", "random"), default="greedy",
                     help="policy of every seat (default: %(default)s)")
+    pl.add_argument("--jsonl", type=Path, default=None, metavar="FILE",
+                    help="also write the hand record to FILE.jsonl (docs/records.md; "
+                    "`zipai-sim replay FILE` prints this trace again); default: none")
     pl.set_defaults(func=cmd_play)
+    rp = sub.add_parser("replay", help=_doc(cmd_replay), description=cmd_replay.__doc__)
+    rp.add_argument("file", type=Path, metavar="FILE", help="hand records, JSON lines")
+    rp.add_argument("--hand", type=int, default=None, metavar="I",
+                    help="replay only the I-th record of FILE, from 0 (default: all)")
+    rp.add_argument("--variant", default=None,
+                    help="variant key or TOML path the hands were played with (default: the "
+                    "records' variant, checked against their rules hash)")
+    rp.set_defaults(func=cmd_replay)
     ba = sub.add_parser("balance", help=_doc(cmd_balance), description=cmd_balance.__doc__)
-    ba.add_argument("--variants", nargs="+", default=["guangxi-81"], help="variant keys or paths")
-    ba.add_argument("--hands", type=int, default=20_000,
+    ba.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+                    help="variant keys or TOML paths (default: guangxi-81)")
+    ba.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands per variant (default: %(default)s)")
-    ba.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    ba.add_argument("--thresholds", type=int, nargs="+", default=None,
-                    help="sweep these 起胡 thresholds for every variant (e.g. 15 20 25 30)")
+    ba.add_argument("--threads", type=int, default=None, metavar="N",
+                    help="threads (default: all cores)")
+    ba.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+                    help="sweep these 起胡 thresholds for every variant, e.g. 15 20 25 30 "
+                    "(default: each variant's own)")
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
-    ba.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
-    ba.add_argument("--policy", choices=("greedy", "random"), default="greedy")
-    ba.add_argument("--rows", type=int, default=0,
-                    help="keep the first K hands of every chunk (4096 hands) as per-hand rows")
-    ba.add_argument("--rows-out", type=Path, default=None,
+    ba.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                      help="root seed (default: %(default)s)")
+    ba.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+                    help="policy of every seat (default: %(default)s)")
+    ba.add_argument("--rows", type=int, default=0, metavar="K",
+                    help="keep the first K hands of every chunk (4096 hands) as per-hand rows "
+                    "(default: 0)")
+    ba.add_argument("--rows-out", type=Path, default=None, metavar="FILE",
                     help="Parquet file for the --rows sample (default: OUT.rows.parquet)")
-    ba.add_argument("--out", type=Path, default=Path("balance.parquet"),
+    ba.add_argument("--out", type=Path, default=Path("balance.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
+    _add_per(ba)
     ba.set_defaults(func=cmd_balance)
     ma = sub.add_parser("match", help=_doc(cmd_match), description=cmd_match.__doc__)
-    ma.add_argument("--variant", default="guangxi-81", help="variant key or TOML path")
-    ma.add_argument("--matches", type=int, default=1000,
+    ma.add_argument("--variant", default="guangxi-81",
+                    help="variant key or TOML path (default: %(default)s)")
+    ma.add_argument("--matches", type=int, default=1000, metavar="N",
                     help="number of matches (default: %(default)s)")
-    ma.add_argument("--seed", type=int, default=20261129, help="root seed (default: %(default)s)")
+    ma.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                      help="root seed (default: %(default)s)")
     ma.add_argument("--goal", choices=("hands", "hu100", "yinghuzi"), default="hands",
-                    help="end rule: HANDS hands, first to TARGET 胡 from wins, or 硬胡子 "
+                    help="end rule: --hands N hands, first to --target 胡 from wins, or 硬胡子 "
                     "(default: %(default)s)")
-    ma.add_argument("--hands", type=int, default=8,
+    ma.add_argument("--hands", type=int, default=8, metavar="N",
                     help="hands per match for --goal hands (default: %(default)s)")
-    ma.add_argument("--target", type=int, default=None,
+    ma.add_argument("--target", type=int, default=None, metavar="HU",
                     help="胡 to reach for --goal hu100 (default: 100)")
     ma.add_argument("--policies", nargs="+", choices=("greedy", "random"), default=["greedy"],
-                    help="one policy for every player, or one per player: four with a 数信 "
-                    "sitter, who sit out in turn (default: greedy)")
+                    metavar="POLICY",
+                    help="greedy or random: one for every player, or one per player: four "
+                    "with a 数信 sitter, who sit out in turn (default: greedy)")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
-    ma.add_argument("--first-dealer", default="0",
+    ma.add_argument("--first-dealer", default="0", metavar="PLAYER",
                     help="player who deals the first hand (0..3 with a 数信 sitter), or "
                     "'rotate' (default: 0)")
-    ma.add_argument("--max-hands", type=int, default=1000,
+    ma.add_argument("--max-hands", type=int, default=1000, metavar="N",
                     help="stop a match that has not reached its goal (default: %(default)s)")
-    ma.add_argument("--out", type=Path, default=None,
+    ma.add_argument("--out", type=Path, default=None, metavar="FILE",
                     help="Parquet file for the per-match rows (default: none)")
+    _add_per(ma)
     ma.set_defaults(func=cmd_match)
     _add_table_plot(sub)
     ex = sub.add_parser("exact", help=_doc(cmd_exact), description=cmd_exact.__doc__)
@@ -616,8 +669,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default: %(default)s)")
     ex.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
                     help="起胡 thresholds to report (default: the variant's customary ones)")
-    ex.add_argument("--out", type=Path, default=None,
+    ex.add_argument("--out", type=Path, default=None, metavar="FILE",
                     help="Parquet file (default: exact-VARIANT-HASH.parquet)")
+    _add_per(ex)
     ex.add_argument("--checkpoint", type=Path, default=None, metavar="DIR",
                     help="folder keeping each finished part, so a stopped run resumes")
     ex.add_argument("--recompute", action="store_true",
@@ -648,7 +702,10 @@ def main(argv: list[str] | None = None) -> int:
         print("zipai-sim: interrupted", file=sys.stderr)
         return 130
     except (_Fail, ValueError, OSError) as e:
+        from .report import flag_message
+
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        msg = msg if isinstance(e, (_Fail, OSError)) else flag_message(msg)
         print(f"zipai-sim: error: {msg}", file=sys.stderr)
         return 2
 

@@ -1,9 +1,18 @@
-"""Figures (issue 4 §2): matplotlib helpers that draw saved results, never re-running anything.
+"""Figures (issue 4 §2, issue 11): matplotlib helpers that draw saved results, never re-running
+anything.
 
-Every helper takes the table it draws and ``ax=None`` (a new figure when None), returns the
-Axes and never calls ``plt.show()``. Labels are ASCII / pinyin (huxi 胡息, tianhu 天胡, dihu 地胡,
-fanxing 翻信, huangzhuang 荒庄, units duo 舵 / you 油 / tun 囤 / pai 排 / hu 胡), so no CJK font
-is needed. Intervals are the tables' Wilson 95% bounds, or mean ± 1.96 SE for means.
+Every helper takes the table it draws, ``ax=None`` (a new figure when None) and ``lang``
+(``"en"``, English / pinyin: huxi 胡息, tianhu 天胡, dihu 地胡, fanxing 翻信, huangzhuang 荒庄,
+units duo 舵 / you 油 / tun 囤 / pai 排 / hu 胡; or ``"zh"``, the Chinese terms, set in the Noto
+Sans SC font that zipai-sim installs: ``zipai_sim.fonts``), returns the Axes and never calls
+``plt.show()``. Intervals are the tables' Wilson 95% bounds, or mean ± 1.96 SE for means.
+Discrete values (胡息, scores) are drawn as steps, one bin per integer, with integer ticks.
+
+Each run (variant key, rules hash, threshold, bot, seed, file) stays its own line or bar, its
+legend label naming what sets it apart; rows that no column tells apart are refused
+(``plots_runs.split_runs``). Each figure carries a small footer with the provenance of what it
+draws (variants and rules hashes, thresholds, ``n``, seeds, bots: whatever the data carry), which
+``save_figure`` also writes into the file's metadata.
 
 Inputs, by helper (all polars DataFrames, e.g. read back from Parquet with ``load_result``):
 
@@ -25,345 +34,321 @@ Inputs, by helper (all polars DataFrames, e.g. read back from Parquet with ``loa
 ...                   "ci_low": [5.5e-4, 0.9e-4], "ci_high": [5.7e-4, 1.1e-4]})
 >>> plot_tianhu_threshold(t).get_ylabel()
 'tianhu per 10,000 deals'
+>>> plot_tianhu_threshold(t, lang="zh").get_ylabel()
+'天胡 (每 10,000 局)'
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 
+from .plots_draw import (
+    balance_rows,
+    errs,
+    fanxing_enabled,
+    finish,
+    hand_rows,
+    integer_x,
+    metric_rows,
+    need,
+    new_axes,
+    pick,
+    seat_label,
+    stairs,
+    unit_of,
+)
+from .plots_labels import check_lang, metric_name, text
+from .plots_runs import id_cols, label_runs, load_result, save_figure, split_runs
+
+__all__ = [
+    "PLOTS",
+    "load_result",
+    "plot_convergence",
+    "plot_dealer_edge",
+    "plot_fanxing",
+    "plot_huxi_distribution",
+    "plot_score_distribution",
+    "plot_seat_shares",
+    "plot_tianhu_threshold",
+    "save_figure",
+]
+
 Z95 = 1.959963984540054
-
-
-def _axes(ax):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(7, 4.2))
-    return ax
-
-
-def _need(df: pl.DataFrame, cols: Sequence[str], what: str) -> None:
-    missing = [c for c in cols if c not in df.columns]
-    if missing:
-        raise ValueError(f"{what} needs the column(s) {missing}; got {df.columns}")
-
-
-def _label(key: str, threshold: object, several: bool) -> str:
-    return f"{key} @{threshold}" if several and threshold is not None else key
-
-
-def _runs(df: pl.DataFrame) -> list[tuple[str, object, pl.DataFrame]]:
-    """(variant, threshold, rows) per run, in first-seen order."""
-    keys = ["variant"] + (["threshold"] if "threshold" in df.columns else [])
-    out = []
-    for key, part in df.group_by(keys, maintain_order=True):
-        out.append((str(key[0]), key[1] if len(key) > 1 else None, part))
-    return out
-
-
-def _several(df: pl.DataFrame) -> bool:
-    return "threshold" in df.columns and df.select("variant", "threshold").unique().height > \
-        df["variant"].n_unique()
-
-
-def _errs(rate: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    return np.vstack([np.clip(rate - lo, 0, None), np.clip(hi - rate, 0, None)])
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
 
 
 def plot_tianhu_threshold(table: pl.DataFrame, ax=None, metric: str = "tianhu",
-                          per: int = 10_000):
-    """``metric`` (default 天胡) per ``per`` deals against the 起胡 threshold, one line per variant,
-    with Wilson 95% interval bars. x label "threshold (huxi / you / hu)", y label
-    "``metric`` per ``per`` deals", a legend of the variant keys. Raises ValueError when the
-    table lacks the columns of ``tables.deal_table`` or the metric."""
-    _need(table, ("variant", "threshold", "metric", "rate", "ci_low", "ci_high"),
+                          per: int = 10_000, log: bool = False, lang: str = "en"):
+    """``metric`` (default 天胡) per ``per`` deals against the 起胡 threshold, one line per run
+    (its own marker, shifted a little sideways so overlapping lines and intervals stay
+    visible), with Wilson 95% interval bars; thresholds as integer ticks. ``log=True`` draws
+    the rates on a log scale (zero rates are then left out). x label "threshold (huxi / you /
+    hu)", y label "``metric`` per ``per`` deals", a legend of the runs. Raises ValueError when
+    the table lacks the columns of ``tables.deal_table`` or the metric, for a bad ``lang``,
+    or for runs that cannot be told apart."""
+    lang = check_lang(lang)
+    need(table, ("variant", "threshold", "metric", "rate", "ci_low", "ci_high"),
           "plot_tianhu_threshold")
     if "seat" in table.columns or "width" in table.columns:  # a balance or convergence table
         raise ValueError("plot_tianhu_threshold needs deal rates (tables.deal_table, `table deal "
                          "--out`), not a balance or convergence table")
-    rows = table.filter(pl.col("metric") == metric).sort("variant", "threshold")
+    rows = table.filter(pl.col("metric") == metric).sort("variant", "threshold",
+                                                         maintain_order=True)
     if rows.height == 0:
         raise ValueError(f"no {metric!r} rows to plot")
-    ax = _axes(ax)
-    for key, part in rows.group_by("variant", maintain_order=True):
-        r, lo, hi = (part[c].to_numpy() * per for c in ("rate", "ci_low", "ci_high"))
-        ax.errorbar(part["threshold"].to_numpy(), r, yerr=_errs(r, lo, hi), marker="o",
-                    capsize=3, label=str(key[0]))
-    ax.set_xlabel("threshold (huxi / you / hu)")
-    ax.set_ylabel(f"{metric} per {per:,} deals")
-    ax.legend(title="variant")
+    # a threshold's rules hash differs from the next one's: both are drawn along x, not apart
+    runs = split_runs(rows, ("threshold",), "plot_tianhu_threshold",
+                      exclude=("threshold", "rules_hash"))
+    label_runs(runs, lang)
+    own, ax = ax is None, new_axes(ax)
+    ths = np.unique(rows["threshold"].drop_nulls().to_numpy())
+    step = float(np.diff(ths).min()) if len(ths) > 1 else 1.0
+    k = len(runs)
+    for i, r in enumerate(runs):
+        part = r.rows.sort("threshold")
+        shift = (i / (k - 1) - 0.5) * 0.3 * step if k > 1 else 0.0
+        x = part["threshold"].to_numpy().astype(float) + shift
+        rate, lo, hi = (part[c].to_numpy().astype(float) * per
+                        for c in ("rate", "ci_low", "ci_high"))
+        if log:
+            rate = np.where(rate > 0, rate, np.nan)
+        ax.errorbar(x, rate, yerr=errs(rate, lo, hi), marker=MARKERS[i % len(MARKERS)],
+                    markersize=5, capsize=3, alpha=0.9, label=r.label)
+    if log:
+        ax.set_yscale("log")
+    if 0 < len(ths) <= 12:
+        ax.set_xticks(ths)  # the thresholds run, integers all
+    else:
+        integer_x(ax)
+    ax.set_xlabel(text("threshold_x", lang))
+    ax.set_ylabel(text("per_deals", lang, metric=metric_name(metric, lang), per=per))
+    ax.legend(title=text("variant", lang))
     ax.grid(alpha=0.3)
-    return ax
+    return finish(ax, runs, lang, "deals", own)
 
 
-def _hand_rows(df: pl.DataFrame) -> pl.DataFrame:
-    """Per-hand rows (one per hand) with ``variant, threshold, winner, huxi, fanxing`` from
-    ``opening_records`` (seat rows) or ``simulate_hands`` sampled rows."""
-    if "won" in df.columns and "win_huxi" in df.columns:  # opening_records: keep the winner's row
-        won = df.filter(pl.col("won"))
-        lost = df.filter((pl.col("winner") < 0) & (pl.col("seat") == 0))
-        return pl.concat([won, lost]).select(
-            "variant", pl.col("threshold") if "threshold" in df.columns else pl.lit(None)
-            .alias("threshold"), pl.col("winner").cast(pl.Int64),
-            pl.col("win_huxi").cast(pl.Int64).alias("huxi"),
-            pl.col("fanxing").cast(pl.Int64))
-    _need(df, ("variant", "winner", "huxi", "fanxing"), "per-hand rows")
-    return df.select("variant", pl.col("threshold") if "threshold" in df.columns else
-                     pl.lit(None).alias("threshold"), pl.col("winner").cast(pl.Int64),
-                     pl.col("huxi").cast(pl.Int64), pl.col("fanxing").cast(pl.Int64))
-
-
-def _metric_rows(df: pl.DataFrame, prefix: str) -> pl.DataFrame | None:
-    if "metric" not in df.columns:
-        return None
-    rows = df.filter(pl.col("metric").str.starts_with(prefix))
-    return rows if rows.height else None
-
-
-def plot_huxi_distribution(data: pl.DataFrame, ax=None):
-    """胡息 of winning hands per variant: share of wins at each 胡息 (a line per variant).
+def plot_huxi_distribution(data: pl.DataFrame, ax=None, lang: str = "en"):
+    """胡息 of winning hands: share of wins at each 胡息, as steps (one bin per 胡息), one per run.
 
     From per-hand rows (``opening_records`` or ``simulate_hands(rows=K)``: every won hand); from
     a ``simulate_deals`` summary (``dealer_huxi_H`` rows) it is the complete dealer hands at the
     deal instead, the ones at or above the threshold being the 天胡. x label "huxi of the
-    winning hand", y label "share of winning hands", legend of variants."""
-    ax = _axes(ax)
-    summ = _metric_rows(data, "dealer_huxi_")
+    winning hand", y label "share of winning hands", legend of runs. Raises ValueError for no
+    won hands, a bad ``lang``, or runs that cannot be told apart."""
+    lang = check_lang(lang)
+    summ = metric_rows(data, "dealer_huxi_")
     if summ is not None:
-        _need(summ, ("variant", "rate"), "plot_huxi_distribution")
-        several = _several(summ)
-        for key, t, part in _runs(summ):
-            h = part["metric"].str.extract(r"(\d+)").cast(pl.Int64).to_numpy()
-            o = np.argsort(h)
-            ax.plot(h[o], part["rate"].to_numpy()[o], marker=".",
-                    label=_label(key, t, several))
-        ax.set_xlabel("huxi of the complete dealer hand (at the deal)")
-        ax.set_ylabel("share of complete dealer hands")
+        need(summ, ("variant", "rate"), "plot_huxi_distribution")
+        runs = split_runs(summ, ("metric",), "plot_huxi_distribution")
+        unit, xl, yl = "deals", "huxi_dealer_x", "share_dealer"
     else:
-        rows = _hand_rows(data).filter(pl.col("winner") >= 0)
+        rows = hand_rows(data).filter(pl.col("winner") >= 0)
         if rows.height == 0:
             raise ValueError("no won hands to plot")
-        several = _several(rows)
-        for key, t, part in _runs(rows):
-            vc = part["huxi"].value_counts().sort("huxi")
-            share = vc["count"].to_numpy() / part.height
-            ax.plot(vc["huxi"].to_numpy(), share, marker=".",
-                    label=_label(key, t, several))
-        ax.set_xlabel("huxi of the winning hand")
-        ax.set_ylabel("share of winning hands")
-    ax.legend(title="variant")
+        runs = split_runs(rows, ("deal",), "plot_huxi_distribution")
+        unit, xl, yl = "hands", "huxi_win_x", "share_win_hands"
+    label_runs(runs, lang)
+    own, ax = ax is None, new_axes(ax)
+    for r in runs:
+        if summ is not None:
+            h = r.rows["metric"].str.extract(r"(\d+)").cast(pl.Int64).to_numpy()
+            stairs(ax, h, r.rows["rate"].to_numpy(), r.label)
+        else:
+            vc = r.rows["huxi"].value_counts()
+            stairs(ax, vc["huxi"].to_numpy(), vc["count"].to_numpy() / r.rows.height, r.label)
+    integer_x(ax)
+    ax.set_xlabel(text(xl, lang))
+    ax.set_ylabel(text(yl, lang))
+    ax.legend(title=text("variant", lang))
     ax.grid(alpha=0.3)
-    return ax
+    return finish(ax, runs, lang, unit, own)
 
 
-def _balance_rows(balance: pl.DataFrame, metric: str) -> pl.DataFrame:
-    _need(balance, ("variant", "metric", "seat", "rate", "ci_low", "ci_high", "mean", "se"),
-          "a balance table (simulate_hands)")
-    rows = balance.filter(pl.col("metric") == metric)
-    if rows.height == 0:
-        raise ValueError(f"the balance table has no {metric!r} rows")
-    return rows
-
-
-def plot_seat_shares(balance: pl.DataFrame, ax=None, huangzhuang: bool = True):
-    """Win share of each seat per variant (grouped bars, Wilson 95% bars), and the 荒庄 share
-    beside them when ``huangzhuang``. x: variants (``key @threshold`` in a threshold sweep);
-    y label "share of hands"; legend "seat 0 (dealer)", "seat 1", …, "no winner
-    (huangzhuang)"."""
-    wins = _balance_rows(balance, "win")
-    hz = balance.filter(pl.col("metric") == "huangzhuang") if huangzhuang else None
-    ax = _axes(ax)
-    runs = _runs(wins)
-    several = _several(wins)
+def plot_seat_shares(balance: pl.DataFrame, ax=None, huangzhuang: bool = True,
+                     lang: str = "en"):
+    """Win share of each seat per run (grouped bars, Wilson 95% bars), and the 荒庄 share beside
+    them when ``huangzhuang``. x: runs (``key @threshold`` in a threshold sweep); y label
+    "share of hands"; legend "seat 0 (dealer)", "seat 1", …, "no winner (huangzhuang)" (庄家,
+    下家, 对家, 上家, 荒庄 in Chinese). Raises ValueError for a table that is not a balance
+    table, a bad ``lang``, or runs that cannot be told apart."""
+    lang = check_lang(lang)
+    wins = balance_rows(balance, "win")
+    want = ["win", "huangzhuang"] if huangzhuang else ["win"]
+    runs = split_runs(balance.filter(pl.col("metric").is_in(want)), ("metric", "seat"),
+                      "plot_seat_shares")
+    label_runs(runs, lang)
+    sizes = [int(r.rows.filter(pl.col("metric") == "win")["seat"].max() or 0) + 1 for r in runs]
     seats = int(wins["seat"].max()) + 1
-    groups = seats + (1 if hz is not None and hz.height else 0)
+    with_hz = huangzhuang and (balance["metric"] == "huangzhuang").any()
+    groups = seats + (1 if with_hz else 0)
     width = 0.8 / groups
+    own, ax = ax is None, new_axes(ax)
     x = np.arange(len(runs))
-    for s in range(seats):
-        r, lo, hi = [], [], []
-        for _, _, part in runs:
-            row = part.filter(pl.col("seat") == s)
-            r.append(row["rate"][0] if row.height else np.nan)
-            lo.append(row["ci_low"][0] if row.height else np.nan)
-            hi.append(row["ci_high"][0] if row.height else np.nan)
-        r, lo, hi = map(np.asarray, (r, lo, hi))
-        ax.bar(x + (s - (groups - 1) / 2) * width, r, width, yerr=_errs(r, lo, hi), capsize=2,
-               label="seat 0 (dealer)" if s == 0 else f"seat {s}")
-    if groups > seats:
-        r, lo, hi = [], [], []
-        for key, t, _ in runs:
-            row = hz.filter(pl.col("variant") == key)
-            if t is not None and "threshold" in hz.columns:
-                row = row.filter(pl.col("threshold") == t)
-            r.append(row["rate"][0] if row.height else np.nan)
-            lo.append(row["ci_low"][0] if row.height else np.nan)
-            hi.append(row["ci_high"][0] if row.height else np.nan)
-        r, lo, hi = map(np.asarray, (r, lo, hi))
-        ax.bar(x + (seats - (groups - 1) / 2) * width, r, width, yerr=_errs(r, lo, hi),
-               capsize=2, color="0.7", label="no winner (huangzhuang)")
-    ax.set_xticks(x, [_label(k, t, several) for k, t, _ in runs], rotation=20, ha="right")
-    ax.set_ylabel("share of hands")
+    bars = [("win", s, seat_label(s, sizes, lang), None) for s in range(seats)]
+    if with_hz:
+        bars.append(("huangzhuang", None, text("no_winner", lang), "0.7"))
+    for g, (metric, seat, label, color) in enumerate(bars):
+        r, lo, hi = (np.asarray(v, float) for v in zip(*(pick(run.rows, metric, seat)
+                                                         for run in runs)))
+        ax.bar(x + (g - (groups - 1) / 2) * width, r, width, yerr=errs(r, lo, hi), capsize=2,
+               color=color, label=label)
+    ax.set_xticks(x, [r.label for r in runs], rotation=20, ha="right")
+    ax.set_ylabel(text("share_hands", lang))
     ax.legend(fontsize="small")
     ax.grid(axis="y", alpha=0.3)
-    return ax
+    return finish(ax, runs, lang, "hands", own)
 
 
-def _variant(key: str):
-    """The variant a result row names, or None when it cannot be loaded (a renamed file)."""
-    from .variants import load_variant
-
-    try:
-        return load_variant(key)
-    except (ValueError, OSError):
-        return None
-
-
-def _unit(key: str) -> str:
-    v = _variant(key)
-    return v.settle.unit if v is not None else "units"
-
-
-def plot_dealer_edge(balance: pl.DataFrame, ax=None):
-    """Dealer edge per variant: seat 0's mean settled score per hand ± 1.96 SE, in the variant's
-    unit (named under each variant: duo, you, tun, pai, hu), with a line at 0. y label "dealer
-    edge (units per hand)"; legend "dealer mean score, 95% interval"."""
-    rows = _balance_rows(balance, "score").filter(pl.col("seat") == 0)
-    ax = _axes(ax)
-    runs = _runs(rows)
-    several = _several(rows)
-    m = np.array([part["mean"][0] for _, _, part in runs], float)
-    se = np.array([part["se"][0] for _, _, part in runs], float)
+def plot_dealer_edge(balance: pl.DataFrame, ax=None, lang: str = "en"):
+    """Dealer edge per run: seat 0's mean settled score per hand ± 1.96 SE, in the variant's
+    unit (named under each run: duo, you, tun, pai, hu; 舵, 油, 囤, 排, 胡), with a line at 0.
+    y label "dealer edge (units per hand)"; legend "dealer mean score, 95% interval". Raises
+    ValueError for a table that is not a balance table, a bad ``lang``, or runs that cannot be
+    told apart."""
+    lang = check_lang(lang)
+    rows = balance_rows(balance, "score").filter(pl.col("seat") == 0)
+    runs = split_runs(rows, ("metric", "seat"), "plot_dealer_edge")
+    label_runs(runs, lang)
+    own, ax = ax is None, new_axes(ax)
+    m = np.array([r.rows["mean"][0] for r in runs], float)
+    se = np.array([r.rows["se"][0] for r in runs], float)
     x = np.arange(len(runs))
     ax.errorbar(x, m, yerr=Z95 * np.nan_to_num(se), fmt="o", capsize=4,
-                label="dealer mean score, 95% interval")
+                label=text("edge_legend", lang))
     ax.axhline(0, color="0.5", lw=0.8)
-    ax.set_xticks(x, [f"{_label(k, t, several)}\n({_unit(k)})" for k, t, _ in runs],
-                  rotation=20, ha="right")
-    ax.set_ylabel("dealer edge (units per hand)")
+    ax.set_xticks(x, [f"{r.label}\n({unit_of(r.key, lang)})" for r in runs], rotation=20,
+                  ha="right")
+    ax.set_ylabel(text("edge_y", lang))
     ax.legend(fontsize="small")
     ax.grid(axis="y", alpha=0.3)
-    return ax
+    return finish(ax, runs, lang, "hands", own)
 
 
-def _fanxing_enabled(key: str) -> bool:
-    v = _variant(key)
-    return bool(v.fanxing.enabled) if v is not None else True
-
-
-def plot_fanxing(data: pl.DataFrame, ax=None):
+def plot_fanxing(data: pl.DataFrame, ax=None, lang: str = "en"):
     """翻信 distribution: share of wins whose 翻信 turned 0, 1, 2, 3, 4+ matching cards, bars per
-    variant (Wilson 95% bars), for the variants that play 翻信 (RULES.md §7.3).
+    run (Wilson 95% bars), for the variants that play 翻信 (RULES.md §7.3; the others are left
+    out, as they turn none).
 
     From a ``simulate_deals`` summary or ``deal_table(metrics=None)`` (``fanxing_k`` rows: wins
     at the deal) or from per-hand rows (every won hand). x label "fanxing matches", y label
-    "share of wins", legend of variants. Raises ValueError when no variant has 翻信."""
+    "share of wins", legend of runs. Raises ValueError when no variant has 翻信, for a bad
+    ``lang``, or for runs that cannot be told apart."""
     from .stats import wilson
 
-    summ = _metric_rows(data, "fanxing_")
-    bins = ["0", "1", "2", "3", "4+"]
+    lang = check_lang(lang)
+    names = ["fanxing_0", "fanxing_1", "fanxing_2", "fanxing_3", "fanxing_4plus"]
+    summ = metric_rows(data, "fanxing_")
     series = []
     if summ is not None:
-        summ = summ.filter(pl.col("metric") != "fanxing_mean")
-        several = _several(summ)
-        for key, t, part in _runs(summ):
-            get = {m: r for m, r in zip(part["metric"], part.iter_rows(named=True))}
-            names = ["fanxing_0", "fanxing_1", "fanxing_2", "fanxing_3", "fanxing_4plus"]
-            if not all(nm in get for nm in names):
-                continue
-            series.append((_label(key, t, several),
-                           *(np.array([get[nm][c] for nm in names], float)
-                             for c in ("rate", "ci_low", "ci_high"))))
+        summ = summ.filter(pl.col("metric").is_in(names))
+        runs = split_runs(summ, ("metric",), "plot_fanxing")
+        label_runs(runs, lang)
+        for r in runs:
+            get = {m: row for m, row in zip(r.rows["metric"], r.rows.iter_rows(named=True))}
+            if all(nm in get for nm in names):
+                series.append((r, *(np.array([get[nm][c] for nm in names], float)
+                                    for c in ("rate", "ci_low", "ci_high"))))
+        unit = "deals"
     else:
-        rows = _hand_rows(data).filter(pl.col("winner") >= 0)
-        several = _several(rows)
-        for key, t, part in _runs(rows):
-            if not _fanxing_enabled(key):
+        rows = hand_rows(data).filter(pl.col("winner") >= 0)
+        runs = split_runs(rows, ("deal",), "plot_fanxing")
+        label_runs(runs, lang)
+        for r in runs:
+            if not fanxing_enabled(r.key):
                 continue
-            fx = np.minimum(part["fanxing"].to_numpy(), 4)
+            fx = np.minimum(r.rows["fanxing"].to_numpy(), 4)
             n = len(fx)
             counts = np.bincount(fx, minlength=5)[:5]
             ci = np.array([wilson(int(c), n) for c in counts])
-            series.append((_label(key, t, several), counts / n, ci[:, 0], ci[:, 1]))
+            series.append((r, counts / n, ci[:, 0], ci[:, 1]))
+        unit = "hands"
     if not series:
         raise ValueError("no 翻信 (fanxing) data: only variants with [fanxing] enabled "
                          "(guangxi-81, liuhu-dao) turn it")
-    ax = _axes(ax)
+    own, ax = ax is None, new_axes(ax)
     width = 0.8 / len(series)
     x = np.arange(5)
-    for i, (label, r, lo, hi) in enumerate(series):
-        ax.bar(x + (i - (len(series) - 1) / 2) * width, r, width, yerr=_errs(r, lo, hi),
-               capsize=2, label=label)
-    ax.set_xticks(x, bins)
-    ax.set_xlabel("fanxing matches")
-    ax.set_ylabel("share of wins")
-    ax.legend(title="variant")
+    for i, (r, rate, lo, hi) in enumerate(series):
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, rate, width,
+               yerr=errs(rate, lo, hi), capsize=2, label=r.label)
+    ax.set_xticks(x, ["0", "1", "2", "3", "4+"])
+    ax.set_xlabel(text("fanxing_x", lang))
+    ax.set_ylabel(text("share_wins", lang))
+    ax.legend(title=text("variant", lang))
     ax.grid(axis="y", alpha=0.3)
-    return ax
+    return finish(ax, [s[0] for s in series], lang, unit, own)
 
 
-def plot_convergence(table: pl.DataFrame, ax=None):
+def plot_convergence(table: pl.DataFrame, ax=None, lang: str = "en"):
     """An estimate against the number of deals (log x), its Wilson 95% interval shaded: the band
-    narrows about as 1/√n. One line per variant; x label "deals (n)", y label "``metric``
-    rate"; legend: the variants and "95% interval". Raises ValueError for a table that is not
-    ``tables.convergence_table``'s (several metrics, or no ``width`` column)."""
-    _need(table, ("variant", "n", "rate", "ci_low", "ci_high", "width"), "plot_convergence")
+    narrows about as 1/√n. One line per run; x label "deals (n)", y label "``metric`` rate";
+    legend: the runs and "95% interval". Raises ValueError for a table that is not
+    ``tables.convergence_table``'s (several metrics, or no ``width`` column), a bad ``lang``,
+    or runs that cannot be told apart."""
+    lang = check_lang(lang)
+    need(table, ("variant", "n", "rate", "ci_low", "ci_high", "width"), "plot_convergence")
     if "seat" in table.columns or ("metric" in table.columns and table["metric"].n_unique() > 1):
         raise ValueError("plot_convergence needs one metric's growing sample "
                          "(tables.convergence_table, `table convergence --out`)")
-    rows = table.filter(pl.col("n") > 0).sort("n")
+    rows = table.filter(pl.col("n") > 0).sort("n", maintain_order=True)
     if rows.height == 0:
         raise ValueError("no rows with n > 0 to plot")
-    ax = _axes(ax)
-    several = _several(rows)
-    first = True
-    for key, t, part in _runs(rows):
-        n = part["n"].to_numpy()
-        line, = ax.plot(n, part["rate"].to_numpy(), marker=".", label=_label(key, t, several))
-        ax.fill_between(n, part["ci_low"].to_numpy(), part["ci_high"].to_numpy(),
+    runs = split_runs(rows, ("n",), "plot_convergence")
+    label_runs(runs, lang)
+    own, ax = ax is None, new_axes(ax)
+    for i, r in enumerate(runs):
+        n = r.rows["n"].to_numpy()
+        line, = ax.plot(n, r.rows["rate"].to_numpy(), marker=".", label=r.label)
+        ax.fill_between(n, r.rows["ci_low"].to_numpy(), r.rows["ci_high"].to_numpy(),
                         color=line.get_color(), alpha=0.2,
-                        label="95% interval" if first else None)
-        first = False
+                        label=text("interval", lang) if i == 0 else None)
     ax.set_xscale("log")
-    ax.set_xlabel("deals (n)")
+    ax.set_xlabel(text("deals_n", lang))
     metric = rows["metric"][0] if "metric" in rows.columns else "estimate"
-    ax.set_ylabel(f"{metric} rate")
+    ax.set_ylabel(text("rate_y", lang, metric=metric_name(metric, lang)))
     ax.legend()
     ax.grid(alpha=0.3, which="both")
-    return ax
+    return finish(ax, runs, lang, "deals", own)
 
 
-def plot_score_distribution(data: pl.DataFrame, ax=None, seat: int = 0):
-    """Settled score of ``seat`` (0 = dealer) per hand, share of hands at each value, one line
-    per variant (in the variant's unit; RULES.md §7). From ``opening_records`` or
-    ``simulate_hands(rows=K)`` rows (``pay_seatS``). x label "score of seat S (units per
-    hand)", y label "share of hands", legend of variants."""
+def plot_score_distribution(data: pl.DataFrame, ax=None, seat: int = 0, lang: str = "en"):
+    """Settled score of ``seat`` (0 = dealer) per hand: share of hands at each score, as steps
+    (one bin per integer score), one per run, in the variant's unit (RULES.md §7). From
+    ``opening_records`` or ``simulate_hands(rows=K)`` rows (``pay_seatS``). x label "score of
+    seat S (units per hand)" (庄家/下家/… in Chinese), y label "share of hands", legend of runs
+    with their units. Raises ValueError for no hands of the seat, a bad ``lang``, or runs that
+    cannot be told apart."""
+    lang = check_lang(lang)
     if "score" in data.columns and "seat" in data.columns:
+        sizes = (data.group_by("variant").agg(pl.col("seat").max())["seat"] + 1).to_list()
         rows = data.filter(pl.col("seat") == seat).select(
-            "variant", pl.col("threshold") if "threshold" in data.columns else
-            pl.lit(None).alias("threshold"), pl.col("score").cast(pl.Int64))
+            *id_cols(data), *(["deal"] if "deal" in data.columns else []),
+            pl.col("score").cast(pl.Int64))
     else:
         col = f"pay_seat{seat}"
-        _need(data, ("variant", col), "plot_score_distribution")
-        rows = data.select("variant", pl.col("threshold") if "threshold" in data.columns else
-                           pl.lit(None).alias("threshold"), pl.col(col).alias("score"))
+        need(data, ("variant", col), "plot_score_distribution")
+        pays = [c for c in data.columns if c.removeprefix("pay_seat").isdigit()]
+        sizes = [sum(row) for row in data.group_by("variant").agg(
+            pl.col(c).is_not_null().any() for c in pays).drop("variant").iter_rows()]
+        rows = data.select(*id_cols(data), *(["deal"] if "deal" in data.columns else []),
+                           pl.col(col).cast(pl.Int64).alias("score"))
+    rows = rows.filter(pl.col("score").is_not_null())
     if rows.height == 0:
         raise ValueError(f"no hands of seat {seat} to plot")
-    ax = _axes(ax)
-    several = _several(rows)
-    for key, t, part in _runs(rows):
-        vc = part["score"].value_counts().sort("score")
-        ax.plot(vc["score"].to_numpy(), vc["count"].to_numpy() / part.height, marker=".",
-                label=f"{_label(key, t, several)} ({_unit(key)})")
-    ax.set_xlabel(f"score of seat {seat} (units per hand)")
-    ax.set_ylabel("share of hands")
-    ax.legend(title="variant")
+    runs = split_runs(rows, ("deal",), "plot_score_distribution")
+    label_runs(runs, lang)
+    own, ax = ax is None, new_axes(ax)
+    for r in runs:
+        vc = r.rows["score"].value_counts()
+        stairs(ax, vc["score"].to_numpy(), vc["count"].to_numpy() / r.rows.height,
+                f"{r.label} ({unit_of(r.key, lang)})")
+    integer_x(ax)
+    ax.set_xlabel(text("score_x", lang, seat=seat, name=seat_label(seat, sizes, lang)))
+    ax.set_ylabel(text("share_hands", lang))
+    ax.legend(title=text("variant", lang))
     ax.grid(alpha=0.3)
-    return ax
+    return finish(ax, runs, lang, "hands", own)
 
 
 PLOTS = {
@@ -375,39 +360,3 @@ PLOTS = {
     "convergence": plot_convergence,
     "scores": plot_score_distribution,
 }
-
-
-def load_result(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> pl.DataFrame:
-    """Read saved Parquet results into one frame (columns unioned); a file without a ``variant``
-    column (a ``simulate`` summary) gets it from its metadata. Raises OSError for a missing
-    file and ValueError for one that is not Parquet."""
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    frames = []
-    for path in paths:
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"no such file: {path}")
-        try:
-            df = pl.read_parquet(path)
-            meta = pl.read_parquet_metadata(path)
-        except (pl.exceptions.PolarsError, OSError) as e:  # not Parquet
-            raise ValueError(f"cannot read {path} as Parquet: {str(e).splitlines()[0]}") from None
-        if "variant" not in df.columns:
-            df = df.with_columns(pl.lit(meta.get("variant", path.stem)).alias("variant"))
-        frames.append(df)
-    return pl.concat(frames, how="diagonal_relaxed")
-
-
-def save_figure(ax, path: str | os.PathLike) -> None:
-    """Save ``ax``'s figure as PNG or SVG (by the file's suffix) and close it. Raises ValueError
-    for another suffix."""
-    path = Path(path)
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise ValueError(f"--out must end in .png or .svg, got {path.name!r}")
-    import matplotlib.pyplot as plt
-
-    fig = ax.figure
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)

@@ -24,6 +24,7 @@ from . import __version__
 from . import params as p
 from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from .kernels import opening as ko
+from .report import DEFAULT_SEED, Report, check_per, header, metric_view, sig
 from .stats import mean_se, wilson
 from .variants import Variant, load_variant
 
@@ -58,7 +59,32 @@ class SimResult:
     rows: pl.DataFrame | None = None
     seconds: float = 0.0  # the run's wall time, without numba's one-time thread start-up
     threads: int = 1
+    threshold: int | None = None  # the variant's 起胡 threshold for this run (胡息)
     _summary: pl.DataFrame | None = field(default=None, repr=False)
+
+    def report(self, per: int | None = None) -> Report:
+        """What ``zipai-sim simulate`` prints: the header line (variant, rules hash, threshold,
+        seed, n, chunk size, threads, seconds), the summary with rates per 10,000 deals (shares
+        of a part in %; ``per`` puts all on one scale: 10000, 1000, 100, 1) and their Wilson 95%
+        intervals, and the 胡息 distribution of complete dealer hands. Raises ValueError for a
+        ``per`` that is not a power of ten."""
+        per = check_per(per)
+        speed = self.n / max(self.seconds, 1e-9)
+        extra = [f"({speed:,.0f} deals/s, thread start-up not counted)"]
+        if self.partial:
+            extra.append(f"PARTIAL: interrupted after {self.n:,} of {self.n_requested:,} deals")
+        head = header([(self.variant, self.rules_hash)], [self.threshold], seed=self.seed,
+                      n=self.n, chunk_size=self.chunk_size, threads=self.threads,
+                      seconds=self.seconds, extra=extra)
+        s = self.summary.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))
+        dist = self.huxi_distribution
+        notes = ["胡息 of complete dealer hands (% of them): " + ", ".join(
+            f"{h}: {sig(100 * rate, 3)}" for h, rate in zip(dist["huxi"], dist["rate"]))
+            ] if dist.height else []
+        return Report(head, metric_view(s, per), notes)
+
+    def _repr_html_(self) -> str:
+        return self.report()._repr_html_()
 
     @property
     def metadata(self) -> dict[str, str]:
@@ -152,16 +178,18 @@ def _check_threads(threads: object) -> int:
     return min(int(threads), cores)
 
 
-def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000, seed: int = 0,
+def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
+                   seed: int = DEFAULT_SEED,
                    threads: int | None = None, chunk_size: int | None = None,
                    sample_per_chunk: int = 0, progress: bool | None = None) -> SimResult:
     """Deal ``n`` hands of ``variant`` and measure 天胡, 地胡, instant wins, two 提 and 翻信.
 
-    Reproducible from ``(variant, seed, n, chunk_size)``; identical for any ``threads`` (default:
-    all cores). ``sample_per_chunk`` keeps the first deals of each chunk as rows (deal index,
-    亮张, 天胡 kind, dealer 胡息, 地胡 seat, 翻信); ``deal(n, variant, seed)`` re-creates their
-    cards. A progress bar appears after two seconds unless ``progress=False``. On Ctrl-C the
-    finished chunks are returned with ``partial=True``. ``seconds`` times the run itself: the
+    Reproducible from ``(variant, seed, n, chunk_size)`` (default seed 20261129, as on the
+    command line: ``report.DEFAULT_SEED``); identical for any ``threads`` (default: all cores).
+    ``sample_per_chunk`` keeps the first deals of each chunk as rows (deal index, 亮张, 天胡
+    kind, dealer 胡息, 地胡 seat, 翻信); ``deal(n, variant, seed)`` re-creates their cards.
+    A progress bar appears after two seconds unless ``progress=False``. On Ctrl-C the finished
+    chunks are returned with ``partial=True``. ``seconds`` times the run itself: the
     first parallel call of a process starts numba's threads (≈ 0.3 s), done before the clock.
 
     Metrics (RULES.md §6, §7.3, §9): ``tianhu`` = ``tianhu_complete`` + ``tianhu_santi`` +
@@ -227,7 +255,8 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000, see
         numba.set_num_threads(old_threads)
     rows = _rows_frame(samples) if sample_per_chunk else None
     return SimResult(v.key, v.rules_hash, seed, done, n, cs, partial, P[p.SEATS],
-                     P[p.FANXING] == 1, counts, hist, rows, time.perf_counter() - t0, th)
+                     P[p.FANXING] == 1, counts, hist, rows, time.perf_counter() - t0, th,
+                     v.win.threshold)
 
 
 def _start_threads() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,11 +22,13 @@ import polars as pl
 
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from ..reference import shuffled_deck
+from ..report import DEFAULT_SEED, ReportFrame, run_fields
 from ..settle import HOWS, CoWinner, HandResult, card_counts, settle, settle_counts, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from .engine import Game
 from .policies import POLICIES, as_policy, is_named
+from .record import kernel_records, reference_hook
 from .trace import hand_result
 
 DEFAULT_HAND_CHUNK = 1 << 12
@@ -151,16 +154,18 @@ def _sample_block(chunk: int, chunk_size: int, rows: np.ndarray, pay: np.ndarray
 
 
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
-                keep: int = 0) -> np.ndarray | None:
+                keep: int = 0, on_hand=None) -> np.ndarray | None:
     """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
     returns the outcome rows, payments and units of the first ``keep`` hands as
-    ``(rows, pay, units)``."""
+    ``(rows, pay, units)``. ``on_hand(j, game, outcome)`` sees every hand (hand records)."""
     kept: list[tuple[np.ndarray, tuple[int, ...], tuple[int, int]]] = []
     for j in range(size):
         game = Game(v, shuffled_deck(key, j), [as_policy(x) for x in policies], key, j)
         out = game.play()
         money = settle(v, hand_result(game, out))
         sums.add(out, money)
+        if on_hand is not None:
+            on_hand(j, game, out)
         if j < keep:
             kept.append((_outcome_row(game, out), money.payments,
                          (money.units, money.fanxing_units)))
@@ -314,12 +319,14 @@ def summarize(variant: str, s: _Sums, threshold: int | None = None) -> pl.DataFr
         pl.lit(threshold, dtype=pl.Int64).alias("threshold"))
 
 
-def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
+def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEFAULT_SEED,
                    policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
                    threads: int | None = None, engine: str = "numba",
-                   rows: int = 0) -> pl.DataFrame | tuple[pl.DataFrame, pl.DataFrame]:
+                   rows: int = 0, records: int = 0) -> pl.DataFrame | tuple:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
-    every seat, or one per seat: "greedy", "random"); returns the balance table (``summarize``).
+    every seat, or one per seat: "greedy", "random"); returns the balance table (``summarize``;
+    a ``report.ReportFrame``, which in a notebook shows the run's header line and the table as
+    ``zipai-sim balance`` prints it). The default seed is the command line's, 20261129.
 
     ``engine="numba"`` (default) plays with ``kernels.play`` over all cores (``threads``);
     ``"reference"`` with the readable ``play.engine`` (about 100 hands/s): both play the same
@@ -337,6 +344,13 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
     ``all_pungs``, ``cowinners`` (the other winners of a shared win at the deal) and
     ``pay_seat0 …`` (+ ``pay_sitter``), which sum to 0. The sample is the same
     for any thread count and either engine; it adds ``K`` rows per chunk (the totals stay flat).
+
+    ``records=R > 0`` also returns the hand records (``play.record.HandRecord``,
+    docs/records.md) of the run's first ``R`` hands (deals ``0 … R−1``), last in the tuple:
+    ``(summary, records)`` or, with ``rows``, ``(summary, rows, records)``. Write them with
+    ``write_records(records, "hands.jsonl")``; ``record.replay()`` checks one move by move
+    through the reference engine. On the numba engine the ``R`` hands are played once more
+    by ``kernels.play.play_one`` to get their moves (a few ms each).
     Raises ValueError for bad counts, seeds, policy or engine names; VariantError.
 
     >>> s = simulate_hands("guangxi-81", 400, seed=1)
@@ -354,6 +368,8 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
     seats = v.layout.players
     keep = min(check_count(rows, "rows"), cs)
+    n_rec = min(check_count(records, "records"), n)
+    recs: list = []
     pols = [policies] * seats if isinstance(policies, str) else list(policies)
     if engine not in ("numba", "reference"):
         raise ValueError(f"engine must be 'numba' or 'reference', got {engine!r}")
@@ -367,22 +383,29 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
     for x in pols:
         as_policy(x)  # a policy object that fits no protocol fails here, before any hand
     sums = _Sums(seats)
+    t0 = time.perf_counter()
     samples: list[np.ndarray] = []
     m = n_chunks(n, cs)
 
-    def result() -> pl.DataFrame | tuple[pl.DataFrame, pl.DataFrame]:
-        table = summarize(v.key, sums, v.win.threshold)
-        if not keep:
-            return table
-        width = seats + (1 if v.layout.sitter else 0)
-        block = np.concatenate(samples) if samples else np.zeros(
-            (0, 2 + kp.N_OUT + 2 + width), np.int64)
-        return table, _rows_frame(v, block)
+    def result() -> pl.DataFrame | tuple:
+        # the summary shows itself in a notebook as `zipai-sim balance` prints it
+        got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), run_fields(
+            v, seed=seed, n=n, unit="hands", chunk_size=cs, policies=pols, engine=engine,
+            threads=1 if engine == "reference" else threads, started=t0)),)
+        if keep:
+            width = seats + (1 if v.layout.sitter else 0)
+            block = np.concatenate(samples) if samples else np.zeros(
+                (0, 2 + kp.N_OUT + 2 + width), np.int64)
+            got += (_rows_frame(v, block),)
+        if records:
+            got += (recs,)
+        return got if len(got) > 1 else got[0]
 
     if engine == "reference":
         keys, sizes = chunk_keys(seed, 0, m), chunk_sizes(n, cs, 0, m)
         for c, (key, size) in enumerate(zip(keys, sizes)):
-            got = _play_chunk(v, int(key), int(size), pols, sums, keep)
+            hook = reference_hook(recs, n_rec, seed, c, cs, pols)
+            got = _play_chunk(v, int(key), int(size), pols, sums, keep, hook)
             if got is not None:
                 samples.append(_sample_block(c, cs, *got))
         return result()
@@ -408,4 +431,5 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int,
                                                  units[:j]))
     finally:
         numba.set_num_threads(old)
+    recs.extend(kernel_records(v, seed, cs, pols, n_rec))
     return result()

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -41,6 +42,7 @@ from numba import njit
 from ..chunks import check_count, check_seed, chunk_keys
 from ..kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from ..kernels.rng import deal_state
+from ..report import DEFAULT_SEED, Report, check_per, header, metric_view
 from ..settle import HandResult, card_counts, settle_counts
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
@@ -238,6 +240,24 @@ class MatchResult:
     max_hands: int
     matches: pl.DataFrame
     summary: pl.DataFrame
+    threshold: int | None = None  # the variant's 起胡 threshold (胡息)
+    seconds: float | None = None
+
+    def report(self, per: int | None = None) -> Report:
+        """What ``zipai-sim match`` prints: the header line (variant, rules hash, threshold,
+        seed, matches, goal, policies, first dealer, seconds) and the summary with shares in %
+        (``per``: 10000, 1000, 100 or 1) and Wilson 95% intervals, means ± SE."""
+        goal = {"hands": f"goal {self.hands} hands", "hu100": f"goal {self.target} 胡 from wins",
+                "yinghuzi": "goal 硬胡子 (3 wins, 50 胡)"}[self.goal]
+        extra = [goal, f"first dealer {self.first_dealer}"] + (
+            [f"{self.engine} engine"] if self.engine != "numba" else [])
+        head = header([(self.variant, self.rules_hash)], [self.threshold], seed=self.seed,
+                      n=self.n, unit="matches", policies=self.policies, threads=1,
+                      seconds=self.seconds, extra=extra)
+        return Report(head, metric_view(self.summary, check_per(per)))
+
+    def _repr_html_(self) -> str:
+        return self.report()._repr_html_()
 
     @property
     def metadata(self) -> dict[str, str]:
@@ -323,8 +343,8 @@ def _setup(variant, seed, goal, hands, target, policies, engine, first_dealer, m
     return v, seed, n, pols, scratch
 
 
-def play_match(variant: str | os.PathLike | Variant, seed: int, match: int = 0, *,
-               goal: str = "hands", hands: int = 8, target: int = 100,
+def play_match(variant: str | os.PathLike | Variant, seed: int = DEFAULT_SEED,
+               match: int = 0, *, goal: str = "hands", hands: int = 8, target: int = 100,
                policies: str | Sequence[object] = "greedy", engine: str = "numba",
                first_dealer: int | str = 0, max_hands: int = 1000) -> pl.DataFrame:
     """Play match ``match`` of ``seed`` and return its hands, one row each: ``match, hand,
@@ -346,24 +366,27 @@ def play_match(variant: str | os.PathLike | Variant, seed: int, match: int = 0, 
                                                   "cowinners": pl.List(pl.Int64)})
 
 
-def simulate_matches(variant: str | os.PathLike | Variant, matches: int, seed: int, *,
+def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
+                     seed: int = DEFAULT_SEED, *,
                      goal: str = "hands", hands: int = 8, target: int = 100,
                      policies: str | Sequence[object] = "greedy", engine: str = "numba",
                      first_dealer: int | str = 0, max_hands: int = 1000) -> MatchResult:
     """Play ``matches`` matches of ``variant`` from ``seed`` (module docstring: players, dealer,
-    end rules, streams). ``goal``: "hands" (``hands`` hands), "hu100" (first to ``target``
-    胡息 from wins) or "yinghuzi" (硬胡子, seed 000 ⑷); a match that has not reached its goal
-    after ``max_hands`` hands stops with ``ended = False`` and no winner. ``policies``: one name
-    ("greedy", "random") or one per player (user policy objects with ``engine="reference"``).
-    ``first_dealer``: a player, or "rotate" (match ``m`` starts with player ``m % n``).
-    ``engine``: the numba kernel or the reference ``Game`` (the same hands, move for move).
-    Returns a ``MatchResult``. Raises ValueError for bad counts, seeds, goals, policies,
-    engines or dealers; VariantError for the variant.
+    end rules, streams; the default seed is the command line's, 20261129). ``goal``: "hands"
+    (``hands`` hands), "hu100" (first to ``target`` 胡息 from wins) or "yinghuzi" (硬胡子, seed
+    000 ⑷); a match that has not reached its goal after ``max_hands`` hands stops with
+    ``ended = False`` and no winner. ``policies``: one name ("greedy", "random") or one per
+    player (user policy objects with ``engine="reference"``). ``first_dealer``: a player, or
+    "rotate" (match ``m`` starts with player ``m % n``). ``engine``: the numba kernel or the
+    reference ``Game`` (the same hands, move for move). Returns a ``MatchResult`` (in a
+    notebook it shows as ``zipai-sim match`` prints it). Raises ValueError for bad counts,
+    seeds, goals, policies, engines or dealers; VariantError for the variant.
 
     >>> m = simulate_matches("hunan-hengyang", 3, seed=1, goal="yinghuzi")  # 硬胡子 3把50胡
     >>> m.matches.select("match", "hands", "winner").rows()
     [(0, 3, 1), (1, 4, 2), (2, 28, 0)]
     """
+    t0 = time.perf_counter()
     v, seed, n, pols, scratch = _setup(variant, seed, goal, hands, target, policies, engine,
                                        first_dealer, max_hands)
     count, cache = check_count(matches, "matches"), {}
@@ -373,4 +396,5 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int, seed: i
     df = pl.DataFrame(rows) if rows else pl.DataFrame(schema={"match": pl.Int64})
     names = tuple(x if isinstance(x, str) else type(x).__name__ for x in pols)
     return MatchResult(v.key, v.rules_hash, seed, count, goal, hands, target, names, engine,
-                       str(first_dealer), max_hands, df, _summary(v, df, n))
+                       str(first_dealer), max_hands, df, _summary(v, df, n), v.win.threshold,
+                       time.perf_counter() - t0)

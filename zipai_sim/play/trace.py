@@ -46,17 +46,24 @@ def play_seeded(variant: str | os.PathLike | Variant, seed: int, deal: int = 0,
     j = deal % DEFAULT_CHUNK
     game = Game(v, shuffled_deck(key, j), players, key, j)
     out = game.play()
+    game.log.extend(result_lines(game, out))
+    return game, out
+
+
+def result_lines(game: Game, out: Outcome) -> list[str]:
+    """The last lines of a trace: who won how (or 荒庄), then the settlement (RULES.md §7:
+    units, 翻信, 名堂, payments, next dealer), as ``zipai-sim play`` and ``replay`` print them."""
+    v = game.v
     money: Settlement = settle(v, hand_result(game, out))
     if out.winner >= 0:
         also = "".join(f" and seat {c.seat}" for c in out.cowinners)
         fx = f", 翻信 {out.fanxing}" if v.fanxing.enabled else ""
-        game.log.append(f"result: seat {out.winner}{also} win{'' if also else 's'} ({out.how}),"
-                        f" {out.huxi} 胡息{fx}")
+        head = (f"result: seat {out.winner}{also} win{'' if also else 's'} ({out.how}),"
+                f" {out.huxi} 胡息{fx}")
     else:
-        game.log.append("result: 荒庄")
+        head = "result: 荒庄"
     named = ", ".join(f"{n} {x}" for n, x in money.mingtang)
-    game.log.append(f"settlement ({v.settle.unit}): units {money.units}"
-                    + (f", 翻信 {money.fanxing_units}" if money.fanxing_units else "")
-                    + (f", 名堂 {named}" if named else "")
-                    + f"; payments {list(money.payments)}; next dealer {money.next_dealer}")
-    return game, out
+    return [head, f"settlement ({v.settle.unit}): units {money.units}"
+            + (f", 翻信 {money.fanxing_units}" if money.fanxing_units else "")
+            + (f", 名堂 {named}" if named else "")
+            + f"; payments {list(money.payments)}; next dealer {money.next_dealer}"]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from ..report import DEFAULT_SEED, ReportFrame
 from ..simulate import SUMMARY_SCHEMA, simulate_deals
 from ..variants import Variant, load_variant
 
@@ -47,7 +48,8 @@ def _runs(variants: list[Variant], thresholds: Sequence[int] | str | None) -> li
     return [v.with_threshold(t) for v in variants for t in ts]
 
 
-def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000, seed: int = 0,
+def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000,
+               seed: int = DEFAULT_SEED,
                thresholds: Sequence[int] | str | None = None,
                metrics: Sequence[str] | None = DEAL_METRICS, chunk_size: int | None = None,
                threads: int | None = None, progress: bool = False) -> pl.DataFrame:
@@ -72,10 +74,11 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
     Raises ValueError (bad ``n``, seed, thresholds, unknown metric) and VariantError.
     """
     runs = _runs(_variants(variants), thresholds)
-    frames = []
+    frames, seconds = [], 0.0
     for v in runs:
         r = simulate_deals(v, n, seed, threads=threads, chunk_size=chunk_size,
                            progress=progress)
+        seconds += r.seconds
         s = r.summary
         if metrics is not None:
             unknown = sorted(set(metrics) - set(s["metric"].to_list()))
@@ -87,11 +90,14 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
                                pl.lit(v.rules_hash).alias("rules_hash"),
                                pl.lit(v.win.threshold, pl.Int64).alias("threshold"),
                                pl.lit(r.seed, pl.Int64).alias("seed"), pl.all()))
-    return pl.concat(frames).cast(DEAL_SCHEMA)  # type: ignore[arg-type]
+    run = {"variants": [(v.key, v.rules_hash) for v in runs],
+           "thresholds": [v.win.threshold for v in runs], "seed": r.seed, "n": n,
+           "chunk_size": r.chunk_size, "threads": r.threads, "seconds": seconds}
+    return ReportFrame.wrap(pl.concat(frames).cast(DEAL_SCHEMA), run)  # type: ignore[arg-type]
 
 
 def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_000_000,
-                      seed: int = 0, points: int = 12, start: int = 1000,
+                      seed: int = DEFAULT_SEED, points: int = 12, start: int = 1000,
                       chunk_size: int | None = None,
                       threads: int | None = None) -> pl.DataFrame:
     """How an estimate settles as deals accumulate: ``metric`` (a ``simulate_deals`` rate, e.g.
@@ -108,22 +114,33 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
     v = load_variant(variant)
     if points < 1 or start < 1:
         raise ValueError(f"points and start must be ≥ 1, got {points}, {start}")
+    # the rate names (a 0-deal run has every row but the 胡息 distribution's), checked first
+    names = simulate_deals(v, 0, seed, progress=False).summary.filter(
+        pl.col("rate").is_not_null())["metric"].to_list()
+    if metric not in names and not metric.startswith("dealer_huxi_"):
+        raise ValueError(f"metric {metric!r} is not a rate of simulate_deals; the rates are "
+                         f"{', '.join(names)}")
     start = min(start, n) if n else 0
     ns = sorted({round(float(x)) for x in np.geomspace(max(start, 1), max(n, 1), points)}) \
         if n else [0]
-    rows = []
+    rows, seconds = [], 0.0
     for m in ns:
-        s = simulate_deals(v, m, seed, threads=threads, chunk_size=chunk_size,
-                           progress=False).summary.filter(metric=metric)
+        r = simulate_deals(v, m, seed, threads=threads, chunk_size=chunk_size, progress=False)
+        seconds += r.seconds
+        s = r.summary.filter(metric=metric)
         if s.height == 0 or s["rate"][0] is None and m:
             raise ValueError(f"metric {metric!r} is not a rate of simulate_deals")
-        r = s.row(0, named=True)
+        x = s.row(0, named=True)
         rows.append({"variant": v.key, "threshold": v.win.threshold, "seed": seed,
-                     "metric": metric, "n": m, "count": r["count"], "rate": r["rate"],
-                     "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                     "width": (r["ci_high"] - r["ci_low"]) if m else math.nan})
-    return pl.DataFrame(rows, schema={"variant": pl.String, "threshold": pl.Int64,
-                                      "seed": pl.Int64, "metric": pl.String, "n": pl.Int64,
-                                      "count": pl.Int64, "rate": pl.Float64,
-                                      "ci_low": pl.Float64, "ci_high": pl.Float64,
-                                      "width": pl.Float64})
+                     "metric": metric, "n": m, "count": x["count"], "rate": x["rate"],
+                     "ci_low": x["ci_low"], "ci_high": x["ci_high"],
+                     "width": (x["ci_high"] - x["ci_low"]) if m else math.nan})
+    df = pl.DataFrame(rows, schema={"variant": pl.String, "threshold": pl.Int64,
+                                    "seed": pl.Int64, "metric": pl.String, "n": pl.Int64,
+                                    "count": pl.Int64, "rate": pl.Float64,
+                                    "ci_low": pl.Float64, "ci_high": pl.Float64,
+                                    "width": pl.Float64})
+    run = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold], "seed": seed,
+           "n": n, "chunk_size": r.chunk_size, "threads": r.threads, "seconds": seconds,
+           "extra": [f"{metric} at {len(ns)} values of n"]}
+    return ReportFrame.wrap(df, run)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Sequence
 
 import numba
@@ -20,6 +21,7 @@ import polars as pl
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
 from ..kernels import features as kf
 from ..play.balance import DEFAULT_HAND_CHUNK, settle_outcomes
+from ..report import DEFAULT_SEED, ReportFrame, run_fields
 from ..stats import mean_se
 from ..variants import Variant, load_variant
 from ._util import with_wilson
@@ -55,7 +57,7 @@ def _settle(v: Variant, rows: np.ndarray) -> np.ndarray:
     return settle_outcomes(v, rows)[0][:, : v.layout.players]
 
 
-def opening_records(variant: VariantLike, n: int, seed: int = 0,
+def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
                     policies: str | Sequence[str] = "greedy", chunk_size: int | None = None,
                     threads: int | None = None) -> pl.DataFrame:
     """Play and settle ``n`` hands; one row per hand and seat with the seat's opening features
@@ -82,6 +84,7 @@ def opening_records(variant: VariantLike, n: int, seed: int = 0,
     """
     from ..kernels import play as kp
 
+    t0 = time.perf_counter()
     v = load_variant(variant)
     n, seed = check_count(n), check_seed(seed)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
@@ -113,7 +116,9 @@ def opening_records(variant: VariantLike, n: int, seed: int = 0,
                 probs.append(pr[c, : sizes[c]])
     finally:
         numba.set_num_threads(old)
-    return _records(v, outs, feats, probs, n)
+    run = run_fields(v, seed=seed, n=n, unit="hands", chunk_size=cs, policies=policies,
+                     threads=threads, started=t0)
+    return ReportFrame.wrap(_records(v, outs, feats, probs, n), run, show=False)
 
 
 def _records(v: Variant, outs: list, feats: list, probs: list, n: int) -> pl.DataFrame:
@@ -143,7 +148,8 @@ def _records(v: Variant, outs: list, feats: list, probs: list, n: int) -> pl.Dat
         "opening_huxi": f[:, kf.F_HUXI].astype(np.int16), "ti": f[:, kf.F_TI].astype(np.int8),
         "kan": f[:, kf.F_KAN].astype(np.int8), "red": f[:, kf.F_RED].astype(np.int8),
         "tenpai": f[:, kf.F_WAITS] > 0, "waits": f[:, kf.F_WAITS].astype(np.int8),
-        "wait_mask": f[:, kf.F_MASK].astype(np.int32), "discard": f[:, kf.F_DISCARD].astype(np.int8),
+        "wait_mask": f[:, kf.F_MASK].astype(np.int32),
+        "discard": f[:, kf.F_DISCARD].astype(np.int8),
         "p_draw": pr, "won": won, "won_on_wait": on_wait,
         "score": pay.reshape(-1).astype(np.int64),
         "winner": win.astype(np.int8),
@@ -156,6 +162,13 @@ def _records(v: Variant, outs: list, feats: list, probs: list, n: int) -> pl.Dat
         "tianhu": oh[:, kp.O_TIANHU] == 1, "dihu": oh[:, kp.O_DIHU] == 1,
     }).with_columns(pl.lit(v.key).alias("variant"), pl.lit(v.win.threshold).alias("threshold"))
     return df.select(list(RECORD_SCHEMA)).cast(RECORD_SCHEMA)  # type: ignore[arg-type]
+
+
+OPENING_NOTES = (("rate: P(the seat wins the hand), %, with its Wilson 95% interval; score: "
+                  "settled units per hand ± SE; share: % of the variant's seat-hands"),)
+TENPAI_NOTES = (("band: lower edge of the p_draw band, %; p_exact: mean exact draw-model "
+                 "chance that a wait turns up, %; rate: the seat won the hand, % (Wilson 95%); "
+                 "wait_count, wait_rate: won on one of its opening waits"),)
 
 
 def _check_by(records: pl.DataFrame, by: Sequence[str]) -> list[str]:
@@ -203,11 +216,12 @@ def opening_table(records: pl.DataFrame, by: str | Sequence[str] = ("seat",),
     g = with_wilson(g)
     ms = [mean_se(s, s2, m) for s, s2, m in zip(g["_s"], g["_s2"], g["n"])]
     total = g.group_by("variant", "threshold").agg(pl.col("n").sum().alias("_t"))
-    return (g.with_columns(pl.Series("score_mean", [x[0] for x in ms], pl.Float64),
-                           pl.Series("score_se", [x[1] for x in ms], pl.Float64))
-            .join(total, on=["variant", "threshold"], how="left")
-            .with_columns((pl.col("n") / pl.col("_t")).alias("share"))
-            .drop("_s", "_s2", "_t").sort(keys))
+    return _shown(records, OPENING_NOTES, g.with_columns(
+        pl.Series("score_mean", [x[0] for x in ms], pl.Float64),
+        pl.Series("score_se", [x[1] for x in ms], pl.Float64))
+        .join(total, on=["variant", "threshold"], how="left")
+        .with_columns((pl.col("n") / pl.col("_t")).alias("share"))
+        .drop("_s", "_s2", "_t").sort(keys))
 
 
 def tenpai_table(records: pl.DataFrame, by: str | Sequence[str] = ("seat",),
@@ -241,6 +255,14 @@ def tenpai_table(records: pl.DataFrame, by: str | Sequence[str] = ("seat",),
               pl.col("won_on_wait").sum().cast(pl.Int64).alias("wait_count"))
          .sort(keys + ["band"]))
     g = with_wilson(g)
-    return g.with_columns((pl.col("wait_count") / pl.col("n")).alias("wait_rate")).select(
+    return _shown(records, TENPAI_NOTES, g.with_columns(
+        (pl.col("wait_count") / pl.col("n")).alias("wait_rate")).select(
         *keys, "band", "n", "p_exact", "count", "rate", "ci_low", "ci_high", "wait_count",
-        "wait_rate")
+        "wait_rate"))
+
+
+def _shown(records: pl.DataFrame, notes: Sequence[str], table: pl.DataFrame) -> ReportFrame:
+    """``table`` with the run of the records it was made from (when they carry one), so that it
+    shows in a notebook as ``zipai-sim table`` prints it."""
+    run = getattr(records, "run", None) or {"variants": table["variant"].unique().to_list()}
+    return ReportFrame.wrap(table, run, notes)

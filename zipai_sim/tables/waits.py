@@ -37,6 +37,7 @@ from .. import reference as ref
 from ..cards import CardError, card_name, format_hand, parse_hand
 from ..evaluate import HandLike, as_counts
 from ..kernels import hand as khand
+from ..report import DEFAULT_SEED, ReportFrame
 from ..variants import Variant, load_variant
 from ._util import with_wilson
 
@@ -125,7 +126,8 @@ def parse_melds(melds: str | Sequence[str | tuple[str, str]] | None,
         shape_ok = size_ok and (_is_free_group(cards) if name == "chi" else len(set(cards)) == 1)
         if not shape_ok:
             what = "a run, 二七十 or 绞" if name == "chi" else f"{_SIZE[name]} identical cards"
-            raise CardError(f"table group {m!r}: a {name} is {what}, got {format_hand(c) or 'none'}")
+            got = format_hand(c) or "none"
+            raise CardError(f"table group {m!r}: a {name} is {what}, got {got}")
         out.append(Meld(name, cards, _meld_points(P, name, cards)))
     return out
 
@@ -189,10 +191,10 @@ def p_none(unseen: np.ndarray, wins: np.ndarray, draws: tuple[int, int, int]) ->
         nxt: dict[tuple[int, int, int], int] = {}
         for i in range(0 if wins[k, 0] else u, -1, -1):
             for j in range(0 if wins[k, 1] else u - i, -1, -1):
-                for l in range(0 if wins[k, 2] else u - i - j, -1, -1):
-                    coef = math.comb(u, i) * math.comb(u - i, j) * math.comb(u - i - j, l)
+                for m in range(0 if wins[k, 2] else u - i - j, -1, -1):
+                    coef = math.comb(u, i) * math.comb(u - i, j) * math.comb(u - i - j, m)
                     for (a, b, c), w in states.items():
-                        key = (a + i, b + j, c + l)
+                        key = (a + i, b + j, c + m)
                         if key[0] <= d and key[1] <= e and key[2] <= D:
                             nxt[key] = nxt.get(key, 0) + w * coef
         states = nxt
@@ -264,7 +266,8 @@ def calculate(hand: HandLike, variant: VariantLike,
               unseen: HandLike | None = None, stock: int | None = None,
               seen: HandLike | None = None, own_draws: int | None = None, discards: int = 0,
               sims: int = 0, play: int = 0, seat: int = 1,
-              policies: str | Sequence[str] = "greedy", seed: int = 0) -> pl.DataFrame:
+              policies: str | Sequence[str] = "greedy",
+              seed: int = DEFAULT_SEED) -> pl.DataFrame:
     """The 听 table of one hand: each card that completes it, its 胡息, and the chance it comes.
 
     ``hand``: the cards in hand (字牌 text or ``int8[20]``); ``melds``: the player's groups on
@@ -283,11 +286,15 @@ def calculate(hand: HandLike, variant: VariantLike,
     sim_high`` (the same model by ``sims`` random draws, Wilson 95%), ``play_count, play_n,
     p_play, play_low, play_high`` (``play`` greedy hands from the deal with the hand at
     ``seat``, a non-dealer; the seat wins, on that card for a kind's row). Unrun columns are
-    null.
+    null. ``seed`` (default 20261129, as on the command line) seeds ``sims`` and ``play``. The
+    table is a ``report.ReportFrame``: in a notebook it shows as ``zipai-sim table waits``
+    prints it, with the ``legend`` of its columns.
 
     >>> t = calculate("一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十", "changsha-paohuzi")
-    >>> t.select("card", "huxi_self", "huxi_drawn", "unseen", pl.col("p_exact").round(4)).rows()
-    [('二', 12, 12, 3, 0.6885), ('十', 12, 10, 2, 0.5367), ('拾', 9, 9, 4, 0.0), ('any', None, None, 5, 0.8628)]
+    >>> t.select("card", "huxi_self", "huxi_drawn", "unseen",
+    ...          pl.col("p_exact").round(4)).rows()  # doctest: +NORMALIZE_WHITESPACE
+    [('二', 12, 12, 3, 0.6885), ('十', 12, 10, 2, 0.5367), ('拾', 9, 9, 4, 0.0),
+     ('any', None, None, 5, 0.8628)]
 
     (长沙 wins at 10 胡息: 二 and 十 win, 拾 reaches only 9.) Raises CardError for a bad hand,
     table group or card text, for more copies of a card between hand, table, seen and unseen
@@ -376,4 +383,34 @@ def calculate(hand: HandLike, variant: VariantLike,
                                              "sim_n", "play_count", "play_n")})
     df = with_wilson(df, "sim_count", "sim_n", ("p_sim", "sim_low", "sim_high"))
     df = with_wilson(df, "play_count", "play_n", ("p_play", "play_low", "play_high"))
-    return df.select(list(CALC_SCHEMA)).cast(CALC_SCHEMA)  # type: ignore[arg-type]
+    extra = [f"stock {stock} (own draws {d}), {discards} discards to see, {U} unseen cards"]
+    extra += [f"{sims:,} draws of the model"] if sims else []
+    extra += [f"{play:,} greedy hands played, seat {seat}"] if play else []
+    run = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold],
+           "seed": seed if sims or play else None, "extra": extra}
+    return ReportFrame.wrap(df.select(list(CALC_SCHEMA)).cast(CALC_SCHEMA),  # type: ignore
+                            run, legend(sims > 0, play > 0))
+
+
+def legend(sims: bool = True, play: bool = True) -> list[str]:
+    """The lines printed under a ``calculate`` table: what each column and the ``any`` row mean
+    (the columns of an unrun part, no ``sims`` or ``play``, are left out)."""
+    lines = [
+        ("huxi_self / huxi_drawn / huxi_discard: 胡息 with the card as your own draw / another "
+         "player's draw / a discard (blank: it does not complete); win_*: it reaches the "
+         "threshold"),
+        ("unseen: copies you cannot see; p_exact (%): chance that the card turns up where it "
+         "wins before the stock runs out (draw model: unseen cards dealt at random; others "
+         "winning first and changes to the hand ignored), counted exactly")]
+    if sims:
+        lines.append("p_sim (%): the same draw model by random draws, with its Wilson 95% "
+                     "interval: it should agree with p_exact")
+    if play:
+        lines.append("p_play (%): greedy hands played from this deal that the seat won on that "
+                     "card (Wilson 95%); play changes the hand, so a card that does not win "
+                     "now can win later")
+    lines.append("any: at least one of the winning cards (unseen: their copies; p_exact"
+                 + (", p_sim" if sims else "") + ": one of them turns up"
+                 + ("; p_play: the seat wins the hand at all, on any card" if play else "")
+                 + "); not the sum of the rows")
+    return lines
