@@ -17,6 +17,7 @@ import sys
 import polars as pl
 
 from zipai_sim.io import read_metadata
+from zipai_sim.report import mean_text, rate_text
 from zipai_sim.stats import wilson
 
 COLUMNS = [("tianhu", "天胡"), ("tianhu_complete", "天胡 complete"), ("tianhu_santi", "三提"),
@@ -24,10 +25,15 @@ COLUMNS = [("tianhu", "天胡"), ("tianhu_complete", "天胡 complete"), ("tianh
            ("instant_nondealer", "non-dealer instant"), ("dealer_two_ti", "dealer two 提")]
 
 
+def rate(row: dict, scale: int) -> str:
+    """A rate on ``scale`` (100: %) with its interval, digits set by the interval's width (the
+    formatting every command prints, ``report.rate_text``)."""
+    return " ".join(rate_text(row["rate"], row["ci_low"], row["ci_high"], scale)).strip()
+
+
 def cell(row: dict) -> str:
     """A rate per 10,000 with its interval."""
-    k = 1e4
-    return f"{row['rate'] * k:.3g} [{row['ci_low'] * k:.3g}, {row['ci_high'] * k:.3g}]"
+    return rate(row, 10_000)
 
 
 def main(paths: list[str]) -> None:
@@ -38,7 +44,7 @@ def main(paths: list[str]) -> None:
         meta = read_metadata(path)
         s = {r["metric"]: r for r in pl.read_parquet(path).iter_rows(named=True)}
         fx = s.get("fanxing_mean")
-        fx_cell = f"{fx['mean']:.3f} ± {fx['se']:.3f}" if fx else "off"
+        fx_cell = mean_text(fx["mean"], fx["se"]) if fx else "off"
         cells = [f"`{meta['variant']}`", f"{int(meta['n']):,}", meta["seed"]]
         cells += [cell(s[m]) for m, _ in COLUMNS] + [fx_cell]
         print("| " + " | ".join(cells) + " |")
@@ -46,13 +52,12 @@ def main(paths: list[str]) -> None:
 
 def pct(row: dict) -> str:
     """A rate in percent with its interval."""
-    return f"{row['rate'] * 100:.2f} [{row['ci_low'] * 100:.2f}, {row['ci_high'] * 100:.2f}]"
+    return rate(row, 100)
 
 
 def per10k(row: dict) -> str:
     """A rate per 10,000 with its interval."""
-    k = 1e4
-    return f"{row['rate'] * k:.3g} [{row['ci_low'] * k:.3g}, {row['ci_high'] * k:.3g}]"
+    return rate(row, 10_000)
 
 
 def mean_pm(row: dict, signed: bool = False) -> str:
