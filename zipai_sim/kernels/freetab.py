@@ -22,6 +22,7 @@ import tempfile
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .packed import LOW, LOW10, TWIN, W, run_cover
 
@@ -162,15 +163,22 @@ def _pair_best(cs, cb, need, ys_s, ys_b, eq_s, eq_b):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _take(o, pw):
-    """(small, big) code decrements of 绞 choice ``o`` at a value of code weight ``pw``:
-    0 none, 1 两小一大, 2 一小两大."""
-    if o == 1:
-        return 2 * pw, pw
-    if o == 2:
-        return pw, 2 * pw
-    return 0, 0
+def _next_choice() -> np.ndarray:
+    """``NEXT[4a + o]``: the first 绞 choice after ``o`` allowed by the 3-bit mask ``a`` (3:
+    none left, the odometer carries); ``o = 3`` asks for the first allowed choice."""
+    t = np.zeros(32, np.int8)
+    for a in range(8):
+        for o in range(4):
+            allowed = [q for q in range(0 if o == 3 else o + 1, 3) if (a >> q) & 1]
+            t[4 * a + o] = allowed[0] if allowed else 3
+    return t
+
+
+NEXT = _next_choice()
+# base-3 code decrements, in units of the value's code weight, of 绞 choice o: 0 none,
+# 1 两小一大 (two small, one big), 2 一小两大
+TAKE_S = np.array([0, 2, 1], np.int64)
+TAKE_B = np.array([0, 1, 2], np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -182,7 +190,8 @@ def free_tab(p, need, ys_s, ys_b, eq_s, eq_b):
     none, 两小一大 (two small held) or 一小两大 (two big held). "None" is ruled out where a
     card of the value then has no group: a single card no run or 二七十 of the hand covers, or
     (no pair owed) two such cards. An odometer over the allowed choices visits each remaining
-    combination once, changing the two codes in place."""
+    combination once, changing the two codes in place; the choices step through ``NEXT`` and
+    the codes through ``TAKE_S``/``TAKE_B``, without branches on the choice."""
     cs = code_of(p, 0)
     cb = code_of(p, TWIN)
     m1 = (p | (p >> 1)) & LOW
@@ -196,35 +205,29 @@ def free_tab(p, need, ys_s, ys_b, eq_s, eq_b):
     allow = 0  # per candidate, 3 bits: choice o allowed at bit o
     digs = 0  # per candidate: the choice now applied, 2 bits each
     while j != 0:
-        low = j & -j
-        v = 0
-        while (1 << (W * v)) != low:
-            v += 1
-        ns = (p >> (W * v)) & 3
-        nb = (p >> (W * (v + 10))) & 3
-        bs = 1 << (W * v)
-        bb = 1 << (W * (v + 10))
-        a = 0
-        lone = (ns == 1 and cov & bs == 0) or (nb == 1 and cov & bb == 0)
+        sh = trailing_zeros(j)  # the candidate's small kind starts at bit sh
+        v = sh // W
+        ns = (p >> sh) & 3
+        nb = (p >> (sh + TWIN)) & 3
+        cov_s = (cov >> sh) & 1
+        cov_b = (cov >> (sh + TWIN)) & 1
+        lone = (ns == 1 and cov_s == 0) or (nb == 1 and cov_b == 0)
         if need == 0:
-            lone = lone or (ns == 2 and cov & bs == 0) or (nb == 2 and cov & bb == 0)
-        if not lone:
-            a |= 1
+            lone = lone or (ns == 2 and cov_s == 0) or (nb == 2 and cov_b == 0)
+        a = 0 if lone else 1
         if ns == 2:
             a |= 2
         if nb == 2:
             a |= 4
-        o = 0
-        while (a >> o) & 1 == 0:
-            o += 1
-        ds, db = _take(o, POW3[v])
-        cs -= ds
-        cb -= db
+        o = NEXT[4 * a + 3]
+        pw = POW3[v]
+        cs -= TAKE_S[o] * pw
+        cb -= TAKE_B[o] * pw
         vals |= v << (4 * nv)
         allow |= a << (3 * nv)
         digs |= o << (2 * nv)
         nv += 1
-        j ^= low
+        j &= j - 1
     best = -1
     while True:
         res = _pair_best(cs, cb, need, ys_s, ys_b, eq_s, eq_b)
@@ -234,22 +237,14 @@ def free_tab(p, need, ys_s, ys_b, eq_s, eq_b):
         while t < nv:
             o = (digs >> (2 * t)) & 3
             a = (allow >> (3 * t)) & 7
-            pw = POW3[(vals >> (4 * t)) & 15]
-            ds, db = _take(o, pw)
-            cs += ds
-            cb += db
-            o += 1
-            while o < 3 and (a >> o) & 1 == 0:
-                o += 1
-            carry = o == 3
+            n = NEXT[4 * a + o]
+            carry = n == 3
             if carry:
-                o = 0
-                while (a >> o) & 1 == 0:
-                    o += 1
-            ds, db = _take(o, pw)
-            cs -= ds
-            cb -= db
-            digs = (digs & ~(3 << (2 * t))) | (o << (2 * t))
+                n = NEXT[4 * a + 3]
+            pw = POW3[(vals >> (4 * t)) & 15]
+            cs += (TAKE_S[o] - TAKE_S[n]) * pw
+            cb += (TAKE_B[o] - TAKE_B[n]) * pw
+            digs ^= (o ^ n) << (2 * t)
             if not carry:
                 break
             t += 1

@@ -237,16 +237,45 @@ def _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo):
     return sc
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _reach(o):
+    """The kinds whose arrival could fix every orphan in the spaced mask ``o`` (all kinds for
+    none): the intersection of their ``NEIGHBOURS``."""
+    r = LOW
+    while o != 0:
+        b = o & -o
+        o ^= b
+        r &= NEIGHBOURS[_kind(b)]
+    return r
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _dead(o1, reach_all, b):
+    """True when discarding the free kind ``b`` (one-bit mask) certainly leaves a hand with no
+    wait, so that its score is 0. ``o1``: the hand's orphans with a pair allowed
+    (``orphans(…, 1)``), ``reach_all = _reach(o1)``. A discard only takes cover away, so every
+    orphan but the discarded kind stays one; a wait (a free card, a 偎 or a 提: ``_score``)
+    needs one kind that fixes them all."""
+    if o1 & b:
+        return _reach(o1 ^ b) == 0
+    return reach_all == 0
+
+
 @njit(cache=True, _nrt=False)
 def _after(P, pk, nf, k3, h4, locked, fours, floor):
     """``GreedyPolicy._after`` as far as a caller comparing it with ``floor ≥ 0`` needs: the
     best discard's score of a packed hand (options: the free kinds in order) when it is above
-    ``floor``, else ``floor`` (also without a free card, where the reference says 0)."""
+    ``floor``, else ``floor`` (also without a free card, where the reference says 0). Discards
+    that leave no wait (score 0 ≤ ``floor``) are skipped unscored (``_dead``)."""
     opt = (pk | (pk >> 1)) & LOW
+    o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
+    reach_all = _reach(o1)
     top = _I(floor)
     while opt != 0:
         b = opt & -opt
         opt ^= b
+        if _dead(o1, reach_all, b):
+            continue
         sc = _score(P, pk - b, nf - 1, k3, h4, locked, fours, top)
         if sc > top:
             top = sc
@@ -261,12 +290,19 @@ def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
         return opts[_below(rng, ints, nopt)]
     pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], _table_huxi(melds, ints, s),
                                            _fours(melds, ints, s))
+    m1 = (pk | (pk >> 1)) & LOW
+    o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
+    reach_all = _reach(o1)
     top = _I(-1)
     pick = _I(-1)
     for i in range(nopt):
         k = opts[i]
-        a, b, c, d, e, f = _minus(P, k, pk, nf, k3, h4, locked, fours)
-        sc = _score(P, a, b, c, d, e, f, top)
+        bk = _I(1) << (W * k)
+        if m1 & bk and _dead(o1, reach_all, bk):
+            sc = _I(0)  # what _score answers for a hand without a wait
+        else:
+            a, b, c, d, e, f = _minus(P, k, pk, nf, k3, h4, locked, fours)
+            sc = _score(P, a, b, c, d, e, f, top)
         if pick < 0 or sc > top:
             top = sc
             pick = k
