@@ -16,6 +16,7 @@ from .dealing import Deal, deal
 from .evaluate import Explanation, evaluate_opening, explain, waits
 from .exact import compare as compare_exact
 from .exact import exact_opening
+from .play.arena import arena
 from .play.balance import simulate_hands
 from .play.match import MatchResult, play_match, simulate_matches
 from .play.observation import Observation
@@ -61,6 +62,7 @@ __all__ = [
     "Variant",
     "VariantError",
     "__version__",
+    "arena",
     "calculate",
     "compare_exact",
     "deal",

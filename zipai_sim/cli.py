@@ -8,11 +8,12 @@ from pathlib import Path
 
 import polars as pl
 
+from .cli_bounds import CliError as _Fail
+from .cli_bounds import at_least_one as _at_least_one
+from .cli_bounds import seed_arg
+from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
+from .cli_table import cmd_table
 from .report import DEFAULT_SEED
-
-
-class _Fail(Exception):
-    """An expected failure: bad input or an unwritable path."""
 
 
 def _print_table(df: pl.DataFrame) -> None:
@@ -22,27 +23,10 @@ def _print_table(df: pl.DataFrame) -> None:
         print(df)
 
 
-def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
-    """Refuse an output path that cannot be written or whose suffix is not one of ``suffixes``,
-    before any work is done."""
-    import os
-
-    if str(path) in ("", "."):
-        raise _Fail("--out needs a file name")
-    if path.suffix.lower() not in suffixes:
-        raise _Fail(f"output file must end in {' or '.join(suffixes)}, got {path.name!r}")
-    if path.is_dir():
-        raise _Fail(f"cannot write {path}: it is a folder")
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        raise _Fail(f"cannot write {path}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK):
-        raise _Fail(f"cannot write {path}: folder {folder} is not writable")
-
-
 def cmd_simulate(a: argparse.Namespace) -> int:
     """Deal many hands; print 天胡, 地胡, instant-win, two-提 and 翻信 rates with 95% intervals."""
-    from .chunks import check_chunk_size, check_count
+    from . import cli_bounds as B
+    from .chunks import check_chunk_size, check_count, n_chunks
     from .simulate import simulate_deals
     from .variants import load_variant
 
@@ -51,8 +35,11 @@ def cmd_simulate(a: argparse.Namespace) -> int:
         v = v.with_threshold(a.threshold)
     _at_least_one(a.deals, "--deals")
     check_count(a.deals, "--deals")
+    B.time_cap(a.deals, B.MAX_DEALS, "--deals", "deals")
     cs = check_chunk_size(a.chunk_size, "--chunk-size")
     check_count(a.sample_rows, "--sample-rows")
+    B.mem_cap(min(a.sample_rows, cs) * n_chunks(a.deals, cs), B.BYTES_SAMPLE_ROW,
+              "--sample-rows", "sampled rows (K per chunk)")
     per = _per(a)
     # the rules hash in the default name keeps an edited copy of a variant apart from it
     path = a.out if a.out is not None else Path(
@@ -60,9 +47,16 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     check_out(path)
     r = simulate_deals(v, a.deals, a.seed, threads=a.threads, chunk_size=cs,
                        sample_per_chunk=min(a.sample_rows, cs))
-    r.to_parquet(path, rows=a.sample_rows > 0)
-    print(r.report(per))
-    print(f"wrote {path}")
+    print(r.report(per))  # before the write: a failed write still shows the figures
+    note = ""
+    if r.partial:  # beside the name, never over it: a file under PATH is a complete run
+        path = partial_path(path)
+        note = f" (partial: {r.n:,} of {r.n_requested:,} deals)"
+    writes = [(r.summary, path, r.metadata, note)]
+    if a.sample_rows > 0 and r.rows is not None:
+        writes.append((r.rows, rows_path(path), r.metadata, f" ({r.rows.height:,} rows)"))
+    if not save(writes):
+        return 2
     return 130 if r.partial else 0
 
 
@@ -145,16 +139,14 @@ def cmd_replay(a: argparse.Namespace) -> int:
 def cmd_balance(a: argparse.Namespace) -> int:
     """Play and settle hands of each variant; print win/自摸/放炮 shares, scores and 荒庄 rates."""
     from . import __version__
-    from .chunks import check_count
-    from .io import write_parquet
-    from .play.balance import simulate_hands
+    from . import cli_bounds as B
+    from .chunks import check_count, n_chunks
+    from .play.balance import DEFAULT_HAND_CHUNK, simulate_hands
 
     _at_least_one(a.hands, "--hands")
     check_count(a.hands, "--hands")
     check_out(a.out)
     check_count(a.rows, "--rows")
-    from .play.balance import DEFAULT_HAND_CHUNK
-
     if a.rows > DEFAULT_HAND_CHUNK:
         raise _Fail(f"--rows keeps the first K hands of every {DEFAULT_HAND_CHUNK}-hand chunk: "
                     f"K must be ≤ {DEFAULT_HAND_CHUNK}, got {a.rows}")
@@ -162,14 +154,18 @@ def cmd_balance(a: argparse.Namespace) -> int:
     if rows_out is not None and a.rows == 0:
         raise _Fail("--rows-out needs --rows K > 0 (hands kept per chunk)")
     if a.rows and rows_out is None:
-        rows_out = Path(str(a.out).removesuffix(".parquet") + ".rows.parquet")
+        rows_out = rows_path(a.out)
     if rows_out is not None:
         check_out(rows_out)
+    distinct_outputs([("--out", a.out), ("--rows-out", rows_out)])
     from .variants import load_variant
 
     runs = [load_variant(v) for v in a.variants]
     if a.thresholds:  # a sweep: every variant at every threshold (大字牌 15/20/25/30)
         runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
+    B.time_cap(a.hands * len(runs), B.MAX_HANDS, "--hands", "hands", len(runs))
+    B.mem_cap(a.rows * n_chunks(a.hands, DEFAULT_HAND_CHUNK) * len(runs), B.BYTES_BALANCE_ROW,
+              "--rows", "sampled hands (K per chunk)", len(runs))
     per = _per(a)
     got = [simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine,
                           rows=a.rows) for v in runs]
@@ -177,21 +173,18 @@ def cmd_balance(a: argparse.Namespace) -> int:
 
     df = combine([g[0] for g in got] if a.rows else got)
     print(df.report(per))
-    from .play.balance import DEFAULT_HAND_CHUNK
-
     meta = {"variants": ",".join(a.variants), "variant_keys": ",".join(v.key for v in runs),
             "rules_hashes": ",".join(v.rules_hash for v in runs),
             "thresholds": ",".join(str(v.win.threshold) for v in runs), "seed": str(a.seed),
             "hands": str(a.hands), "n": str(a.hands), "chunk_size": str(DEFAULT_HAND_CHUNK),
             "policy": a.policy, "policies": a.policy, "engine": a.engine,
             "zipai_sim_version": __version__}
-    write_parquet(df, a.out, meta)
-    print(f"wrote {a.out}")
+    writes = [(df, a.out, meta, "")]
     if rows_out is not None:  # first K hands of every chunk, every run (RULES.md §9 rows)
         rows = pl.concat([g[1] for g in got], how="diagonal")
-        write_parquet(rows, rows_out, {**meta, "rows_per_chunk": str(a.rows)})
-        print(f"wrote {rows_out} ({rows.height:,} hands)")
-    return 0
+        writes.append((rows, rows_out, {**meta, "rows_per_chunk": str(a.rows)},
+                       f" ({rows.height:,} hands)"))
+    return 0 if save(writes) else 2
 
 
 def cmd_match(a: argparse.Namespace) -> int:
@@ -205,6 +198,13 @@ def cmd_match(a: argparse.Namespace) -> int:
                                                                         "--first-dealer")
     pols = a.policies[0] if len(a.policies) == 1 else a.policies
     _at_least_one(a.matches, "--matches")
+    from . import cli_bounds as B
+
+    B.time_cap(a.matches, B.MAX_MATCHES, "--matches", "matches", cores="one core")
+    B.mem_cap(a.matches, B.BYTES_MATCH, "--matches", "matches")
+    for flag, n in (("--hands", a.hands), ("--max-hands", a.max_hands)):
+        B.check_cap(n, B.MAX_MATCH_HANDS, flag, "hands in a match",
+                    "far beyond any session at one table")
     per = _per(a)
     if a.target is not None and a.goal != "hu100":
         raise _Fail(f"--target applies to --goal hu100 only, not --goal {a.goal}")
@@ -213,17 +213,9 @@ def cmd_match(a: argparse.Namespace) -> int:
                          engine=a.engine, first_dealer=first,
                          max_hands=a.max_hands)
     print(r.report(per))
-    if a.out is not None:
-        r.to_parquet(a.out)
-        print(f"wrote {a.out}")
+    if a.out is not None and not save([(r.matches, a.out, r.metadata, "")]):
+        return 2
     return 0
-
-
-def _at_least_one(n: int, flag: str) -> None:
-    """A run of zero deals, hands or matches is a mistake on the command line (Python accepts
-    ``n = 0`` and returns an empty summary); zero and negatives get the same message."""
-    if n < 1:
-        raise _Fail(f"{flag} must be ≥ 1, got {n}")
 
 
 def _per(a: argparse.Namespace) -> int | None:
@@ -238,78 +230,6 @@ def _int_arg(x: str, name: str) -> int:
         return int(x)
     except ValueError:
         raise _Fail(f"{name} must be a whole number or 'rotate', got {x!r}") from None
-
-
-def _bins(items: list[str] | None) -> dict[str, int]:
-    out = {}
-    for item in items or []:
-        col, _, width = item.partition("=")
-        if not width.isdigit() or int(width) < 1:
-            raise _Fail(f"--bin takes COLUMN=WIDTH with a width ≥ 1, got {item!r}")
-        out[col] = int(width)
-    return out
-
-
-def cmd_table(a: argparse.Namespace) -> int:
-    """Win-probability tables (zipai_sim.tables): deal (天胡/地胡 by variant and threshold),
-    opening (P(win) and mean score by seat and opening features), tenpai (听 at the deal:
-    exact draw-model chance beside greedy play), waits (the hand calculator), convergence."""
-    from . import tables as T
-    from .chunks import check_count
-
-    if a.out is not None:
-        check_out(a.out)
-    per = _per(a)
-    run: dict[str, object] = {}
-    if a.kind == "deal":
-        _at_least_one(a.deals, "--deals")
-        check_count(a.deals, "--deals")
-        if a.customary and a.thresholds:
-            raise _Fail("give --customary or --thresholds, not both")
-        ths = "customary" if a.customary else a.thresholds
-        df = T.deal_table(a.variants, a.deals, a.seed, thresholds=ths,
-                          metrics=None if a.all_metrics else T.DEAL_METRICS,
-                          chunk_size=a.chunk_size, threads=a.threads)
-        run = {"n": a.deals, "chunk_size": a.chunk_size}
-    elif a.kind in ("opening", "tenpai"):
-        _at_least_one(a.hands, "--hands")
-        check_count(a.hands, "--hands")
-        if a.records is not None:
-            check_out(a.records)
-        from .variants import load_variant
-
-        runs = [load_variant(v) for v in a.variants]
-        if a.thresholds:
-            runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
-        from .report import combine
-
-        rec = combine([T.opening_records(v, a.hands, a.seed, a.policy, threads=a.threads)
-                       for v in runs], show=False)
-        run = {"n": a.hands, "seed": a.seed, "policies": a.policy}
-        if a.kind == "opening":
-            df = T.opening_table(rec, by=a.by, bins=_bins(a.bin))
-        else:
-            df = T.tenpai_table(rec, by=a.by, step=a.step)
-    elif a.kind == "waits":
-        df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
-                         seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
-                         play=a.play, seat=a.seat, seed=a.seed)
-        run = {"hand": a.text, "variant": a.variant, "seed": a.seed, "sims": a.sims,
-               "play": a.play, "melds": ";".join(a.meld or []) or None}
-    else:
-        _at_least_one(a.deals, "--deals")
-        check_count(a.deals, "--deals")
-        df = T.convergence_table(a.variant, a.metric, a.deals, a.seed, points=a.points,
-                                 start=a.start, threads=a.threads)
-        run = {"chunk_size": None}
-    print(df.report(per).text(as_markdown=a.markdown))
-    if a.kind in ("opening", "tenpai") and a.records is not None:
-        T.write_table(rec, a.records, "opening_records", **run)
-        print(f"wrote {a.records} ({rec.height:,} seat-hands)")
-    if a.out is not None:
-        T.write_table(df, a.out, a.kind, **run)
-        print(f"wrote {a.out}")
-    return 0
 
 
 def cmd_plot(a: argparse.Namespace) -> int:
@@ -357,17 +277,19 @@ def cmd_exact(a: argparse.Namespace) -> int:
     from tqdm.auto import tqdm
 
     from . import exact as ex
-    from .io import write_parquet
     from .variants import load_variant
 
     v = load_variant(a.variant)
     per = _per(a)
     ths = a.thresholds if a.thresholds else list(v.win.thresholds)
-    for t in ths:
-        if t < 0:
-            raise _Fail(f"--thresholds must be non-negative, got {t}")
+    from .variants import MAX_POINTS
+
+    for t in ths:  # the range of every threshold knob: above it no hand wins, only work is done
+        if not 0 <= t <= MAX_POINTS:
+            raise _Fail(f"--thresholds must be in 0..{MAX_POINTS}, got {t}")
     path = a.out if a.out is not None else Path(f"exact-{v.key}-{v.rules_hash[:8]}.parquet")
     check_out(path)
+    distinct_outputs([("--out", path), ("--checkpoint", a.checkpoint)])
     bar = None
 
     def progress(done: int, total: int) -> None:
@@ -387,15 +309,12 @@ def cmd_exact(a: argparse.Namespace) -> int:
             bar.close()
     secs = time.perf_counter() - t0
     source = "the shipped table" if shipped else "enumerated"
-    write_parquet(df, path, ex.metadata(v, sorted(set(ths)), secs, source))
     from .report import Report, exact_view, header
 
-    if not a.all:
-        df = df.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))
+    shown = df if a.all else df.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))
     print(Report(header([(v.key, v.rules_hash)], sorted(set(ths)), seconds=secs,
-                        extra=[f"exact values ({source})"]), exact_view(df, per)))
-    print(f"wrote {path}")
-    return 0
+                        extra=[f"exact values ({source})"]), exact_view(shown, per)))
+    return 0 if save([(df, path, ex.metadata(v, sorted(set(ths)), secs, source), "")]) else 2
 
 
 def cmd_variants(a: argparse.Namespace) -> int:
@@ -437,7 +356,7 @@ def _add_table_plot(sub) -> None:
         q.add_argument("--markdown", action="store_true",
                        help="print a GitHub Markdown table instead of aligned text")
         if seed:
-            q.add_argument("--seed", type=int, default=DEFAULT_SEED,
+            q.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
                            help="root seed (default: %(default)s)")
         q.add_argument("--threads", type=int, default=None, metavar="N",
                        help="threads (default: all cores)")
@@ -560,11 +479,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "(default: %(default)s)")
     sim.add_argument("--deals", type=int, default=2_000_000, metavar="N", help="number of deals "
                      "(default: %(default)s)")
-    sim.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    sim.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
                        help="root seed (default: %(default)s)")
     sim.add_argument("--out", type=Path, default=None, metavar="FILE",
                      help="Parquet file for the summary (default: "
-                     "VARIANT-HASH-seedSEED-nN.parquet in the current folder)")
+                     "VARIANT-HASH-seedSEED-nN.parquet in the current folder); an interrupted "
+                     "run is written beside it, as NAME.partial.parquet")
     sim.add_argument("--threads", type=int, default=None, metavar="N",
                      help="threads (default: all cores)")
     sim.add_argument("--threshold", type=int, default=None, metavar="T",
@@ -591,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help=_doc(cmd_play), description=cmd_play.__doc__)
     pl.add_argument("--variant", default="guangxi-81",
                     help="variant key or TOML path (default: %(default)s)")
-    pl.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    pl.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
                       help="root seed (default: %(default)s)")
     pl.add_argument("--deal", type=int, default=0, metavar="I",
                     help="which deal of the seed's stream, as in simulate (default: 0)")
@@ -621,7 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default: each variant's own)")
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
-    ba.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    ba.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
                       help="root seed (default: %(default)s)")
     ba.add_argument("--policy", choices=("greedy", "random"), default="greedy",
                     help="policy of every seat (default: %(default)s)")
@@ -639,7 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="variant key or TOML path (default: %(default)s)")
     ma.add_argument("--matches", type=int, default=1000, metavar="N",
                     help="number of matches (default: %(default)s)")
-    ma.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    ma.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
                       help="root seed (default: %(default)s)")
     ma.add_argument("--goal", choices=("hands", "hu100", "yinghuzi"), default="hands",
                     help="end rule: --hands N hands, first to --target 胡 from wins, or 硬胡子 "
@@ -664,6 +584,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_per(ma)
     ma.set_defaults(func=cmd_match)
     _add_table_plot(sub)
+    from .cli_arena import add_arena
+
+    add_arena(sub, _doc)
     ex = sub.add_parser("exact", help=_doc(cmd_exact), description=cmd_exact.__doc__)
     ex.add_argument("--variant", default="guangxi-81", help="variant key or path to a TOML file "
                     "(default: %(default)s)")
@@ -694,6 +617,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.print_help()
         return 0
     try:
+        from .cli_bounds import check_variant_files
+
+        for flag in ("--variant", "--variants"):  # a FIFO or /dev/zero: refused, never read
+            check_variant_files(flag, getattr(a, flag[2:], None))
         return a.func(a)
     except BrokenPipeError:  # e.g. piped into head: the reader left, nothing to report
         sys.stderr.close()

@@ -252,8 +252,15 @@ def with_provenance(df: pl.DataFrame, meta: dict[str, str], source: str) -> pl.D
             add.append(pl.Series("rules_hash", hashes, pl.String))
     seed, n = _single(meta, "seed"), _single(meta, "n")
     bot = _single(meta, "policies", "policy")
-    if "seed" not in df.columns and seed is not None and seed.lstrip("-").isdigit():
-        add.append(pl.lit(int(seed), pl.Int64).alias("seed"))
+    # seeds are UInt64 (0 … 2**64−1, every command's range) in every frame, so files from
+    # tables (UInt64 since issue 10), older tables (Int64) and simulate metadata concatenate
+    # without a cast to a float; a Python-only seed beyond 2**64 stays text, never merged
+    if "seed" in df.columns and df.schema["seed"].is_integer():
+        df = df.with_columns(pl.col("seed").cast(pl.UInt64, strict=False))
+    elif "seed" not in df.columns and seed is not None and seed.isdigit():
+        big = int(seed) >= 1 << 64
+        add.append(pl.lit(seed if big else int(seed), pl.String if big else pl.UInt64)
+                   .alias("seed"))
     if "bot" not in df.columns and bot is not None:
         add.append(pl.lit(bot).alias("bot"))
     if "run_n" not in df.columns and n is not None and n.isdigit():

@@ -34,15 +34,18 @@ from typing import Any
 import polars
 
 from zipai_sim import params as P
-from zipai_sim.knobs import Want as _Want, convert as _convert, show as _show  # noqa: I001
+from zipai_sim.knobs import Want as _Want
+from zipai_sim.knobs import convert as _convert
+from zipai_sim.knobs import show as _show
 
 __all__ = [
     "Deal", "Fanxing", "Layout", "Mingtang", "Play", "Points", "Settle", "Variant", "VariantError",
     "Win",
-    "describe", "list_variants", "load_variant", "variants_table",
+    "describe", "list_variants", "load_variant", "read_variant_file", "variants_table",
 ]
 
 DECK_SIZE = 80  # RULES.md §1
+MAX_VARIANT_BYTES = 1 << 20  # a variant TOML file read at most; the shipped ones are ~4 KiB
 MAX_POINTS = 1000  # bound on 胡息 knobs: far above any real table, far below int overflow
 PRIORITY_STEPS = ("ti_wei", "hu", "pao_peng", "chi")  # RULES.md §5.2 claims on a shown card
 MINGTANG_NAMES = (  # RULES.md §7.4; 自摸 lives in [settle] (zimo_multiplier, zimo_bonus_units)
@@ -388,6 +391,24 @@ def list_variants() -> list[str]:
     return sorted(_shipped())
 
 
+def read_variant_file(path: str | os.PathLike[str]) -> str:
+    """The text of a variant TOML file: a regular file of at most ``MAX_VARIANT_BYTES`` (1 MiB),
+    read without blocking (``files.read_small_file``), or VariantError naming the file."""
+    from .files import read_small_file
+
+    where = os.fspath(path)
+    try:
+        return read_small_file(where, MAX_VARIANT_BYTES)
+    except UnicodeDecodeError as exc:
+        raise VariantError(f"{where}: cannot read the variant file: not UTF-8 text "
+                           f"({exc.reason})") from None
+    except ValueError as exc:  # not a regular file, or too large: "PATH is …"
+        raise VariantError(f"{where}: the variant file "
+                           f"{str(exc).removeprefix(where).strip()}") from None
+    except OSError as exc:
+        raise VariantError(f"{where}: cannot read the variant file: {exc}") from None
+
+
 def load_variant(name_or_path: str | os.PathLike[str] | Variant) -> Variant:
     """Load and validate a variant (RULES.md §8).
 
@@ -399,8 +420,10 @@ def load_variant(name_or_path: str | os.PathLike[str] | Variant) -> Variant:
         VariantError: unknown variant name (the message lists the known keys); missing file;
             invalid TOML; unknown, missing, wrongly typed (a bool where an integer is wanted
             included) or out-of-range keys, unknown enum strings, a deal that does not add up
-            to 80 cards. The message starts with the file name and names the key, e.g.
-            ``my.toml: [win].threshold must be an integer ≥ 0, got -3``.
+            to 80 cards; a path that is not a regular file (a folder, FIFO, device) or is
+            over ``MAX_VARIANT_BYTES`` (1 MiB), refused before it is read. The message starts
+            with the file name and names the key, e.g. ``my.toml: [win].threshold must be an
+            integer ≥ 0, got -3``.
         TypeError: ``name_or_path`` is of another type.
     """
     if isinstance(name_or_path, Variant):
@@ -413,10 +436,7 @@ def load_variant(name_or_path: str | os.PathLike[str] | Variant) -> Variant:
     ):
         path = Path(name_or_path)
         where = os.fspath(name_or_path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise VariantError(f"{where}: cannot read the variant file: {exc}") from None
+        text = read_variant_file(where)
         return _from_data(_parse(text, where), where, path)
     if isinstance(name_or_path, str):
         raise VariantError(f"unknown variant {_show(name_or_path)}; known variants: "

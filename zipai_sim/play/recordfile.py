@@ -206,9 +206,11 @@ def _allowed_after(prev: str) -> tuple[str, ...]:
 
 
 def write_records(records: HandRecord | Iterable[HandRecord], path: str | os.PathLike) -> Path:
-    """Write one record or several (one after another) to ``path`` as JSON lines (UTF-8);
-    returns the path."""
+    """Write one record or several (one after another) to ``path`` as JSON lines (UTF-8),
+    atomically (``io.write_text``); returns the path."""
     recs = [records] if isinstance(records, HandRecord) else list(records)
+    from ..io import write_text
+
     out = Path(path)
-    out.write_text("".join(r.to_jsonl() for r in recs), encoding="utf-8")
+    write_text(out, "".join(r.to_jsonl() for r in recs))  # atomic, as every output
     return out

@@ -16,7 +16,7 @@ Markdown (``to_markdown``).
 """
 
 from ._util import formatted, table_metadata, to_markdown, with_wilson, write_table
-from .deal import DEAL_METRICS, convergence_table, deal_table
+from .deal import DEAL_METRICS, convergence_points, convergence_table, deal_table
 from .opening import FEATURES, opening_records, opening_table, tenpai_table
 from .waits import calculate, p_none, parse_melds
 
@@ -24,6 +24,7 @@ __all__ = [
     "DEAL_METRICS",
     "FEATURES",
     "calculate",
+    "convergence_points",
     "convergence_table",
     "deal_table",
     "formatted",

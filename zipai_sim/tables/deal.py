@@ -20,7 +20,21 @@ VariantLike = str | os.PathLike | Variant
 DEAL_METRICS = ("tianhu", "tianhu_complete", "tianhu_santi", "tianhu_wukan", "dihu")
 
 DEAL_SCHEMA = {"variant": pl.String, "rules_hash": pl.String, "threshold": pl.Int64,
-               "seed": pl.Int64, **SUMMARY_SCHEMA}
+               "seed": pl.UInt64, **SUMMARY_SCHEMA}
+
+#: the seeds a table takes: its ``seed`` column is UInt64 (the command line's 0 … 2**64−1)
+MAX_TABLE_SEED = (1 << 64) - 1
+
+
+def _table_seed(seed: object) -> int:
+    """``seed`` checked (``chunks.check_seed``) and within a UInt64 column, or ValueError."""
+    from ..chunks import check_seed
+
+    seed = check_seed(seed)
+    if seed > MAX_TABLE_SEED:
+        raise ValueError(f"seed must be in 0..2**64-1 for a table (its seed column is "
+                         f"UInt64), got {seed}")
+    return seed
 
 
 def _variants(variants: VariantLike | Sequence[VariantLike]) -> list[Variant]:
@@ -61,7 +75,7 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
     same decks (same ``seed``), so thresholds differ by the rule alone (common random numbers).
 
     Returns one row per variant, threshold and metric: ``variant`` (String), ``rules_hash``,
-    ``threshold`` (Int64), ``seed``, ``metric`` (``DEAL_METRICS`` by default: ``tianhu`` =
+    ``threshold`` (Int64), ``seed`` (UInt64), ``metric`` (``DEAL_METRICS`` by default: ``tianhu`` =
     ``tianhu_complete`` + ``tianhu_santi`` + ``tianhu_wukan``, and ``dihu``, the §9 亮张
     definition; ``metrics=None`` keeps every ``simulate_deals`` summary row, 翻信 included),
     ``count`` and ``n`` (Int64), ``rate`` with its Wilson 95% ``ci_low``/``ci_high``
@@ -71,8 +85,10 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
     >>> t.filter(metric="tianhu").select("threshold", "count", "n").rows()
     [(15, 2, 2000), (30, 0, 2000)]
 
-    Raises ValueError (bad ``n``, seed, thresholds, unknown metric) and VariantError.
+    Raises ValueError (bad ``n``, thresholds, unknown metric; a seed outside 0 … 2**64−1, the
+    range of the seed column) and VariantError.
     """
+    seed = _table_seed(seed)
     runs = _runs(_variants(variants), thresholds)
     frames, seconds = [], 0.0
     for v in runs:
@@ -89,11 +105,29 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
         frames.append(s.select(pl.lit(v.key).alias("variant"),
                                pl.lit(v.rules_hash).alias("rules_hash"),
                                pl.lit(v.win.threshold, pl.Int64).alias("threshold"),
-                               pl.lit(r.seed, pl.Int64).alias("seed"), pl.all()))
+                               pl.lit(r.seed, pl.UInt64).alias("seed"), pl.all()))
     run = {"variants": [(v.key, v.rules_hash) for v in runs],
            "thresholds": [v.win.threshold for v in runs], "seed": r.seed, "n": n,
            "chunk_size": r.chunk_size, "threads": r.threads, "seconds": seconds}
     return ReportFrame.wrap(pl.concat(frames).cast(DEAL_SCHEMA), run)  # type: ignore[arg-type]
+
+
+def convergence_points(n: int, points: int = 12, start: int = 1000) -> list[int]:
+    """The values of n ``convergence_table`` runs: ``points`` spaced evenly in log from ``start``
+    to ``n``, rounded, without repeats; ``[0]`` for ``n = 0``. Each is dealt afresh, so the work
+    is their sum (about 2×n at 12 points, 15×n at 100 from 1000 to 10⁶).
+
+    >>> convergence_points(1_000_000, 4, 1000)
+    [1000, 10000, 100000, 1000000]
+
+    Raises ValueError for ``points < 1`` or ``start < 1``.
+    """
+    if points < 1 or start < 1:
+        raise ValueError(f"points and start must be ≥ 1, got {points}, {start}")
+    if not n:
+        return [0]
+    start = min(start, n)
+    return sorted({round(float(x)) for x in np.geomspace(start, n, points)})
 
 
 def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_000_000,
@@ -109,20 +143,18 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
     threshold, seed, metric, n, count, rate, ci_low, ci_high`` (Wilson 95%) and ``width``
     (``ci_high - ci_low``, which shrinks about as 1/√n).
 
-    Raises ValueError for a metric that is not a rate, ``points < 1`` or ``start < 1``.
+    Raises ValueError for a metric that is not a rate, ``points < 1`` or ``start < 1``, a seed
+    outside 0 … 2**64−1 (the ``seed`` column is UInt64).
     """
     v = load_variant(variant)
-    if points < 1 or start < 1:
-        raise ValueError(f"points and start must be ≥ 1, got {points}, {start}")
+    seed = _table_seed(seed)
+    ns = convergence_points(n, points, start)
     # the rate names (a 0-deal run has every row but the 胡息 distribution's), checked first
     names = simulate_deals(v, 0, seed, progress=False).summary.filter(
         pl.col("rate").is_not_null())["metric"].to_list()
     if metric not in names and not metric.startswith("dealer_huxi_"):
         raise ValueError(f"metric {metric!r} is not a rate of simulate_deals; the rates are "
                          f"{', '.join(names)}")
-    start = min(start, n) if n else 0
-    ns = sorted({round(float(x)) for x in np.geomspace(max(start, 1), max(n, 1), points)}) \
-        if n else [0]
     rows, seconds = [], 0.0
     for m in ns:
         r = simulate_deals(v, m, seed, threads=threads, chunk_size=chunk_size, progress=False)
@@ -136,7 +168,7 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
                      "ci_low": x["ci_low"], "ci_high": x["ci_high"],
                      "width": (x["ci_high"] - x["ci_low"]) if m else math.nan})
     df = pl.DataFrame(rows, schema={"variant": pl.String, "threshold": pl.Int64,
-                                    "seed": pl.Int64, "metric": pl.String, "n": pl.Int64,
+                                    "seed": pl.UInt64, "metric": pl.String, "n": pl.Int64,
                                     "count": pl.Int64, "rate": pl.Float64,
                                     "ci_low": pl.Float64, "ci_high": pl.Float64,
                                     "width": pl.Float64})

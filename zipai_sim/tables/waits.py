@@ -211,7 +211,7 @@ def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
     d, e, D = draws
     pool = np.repeat(np.arange(20), unseen)
     rng = np.random.default_rng(seed)
-    hits = np.zeros(sims, bool)
+    hits = 0  # a running count, not one flag per draw: memory stays flat for any sims
     per = [0] * len(kinds)
     step = 4096
     for lo in range(0, sims, step):
@@ -220,10 +220,10 @@ def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
         cards = pool[order]
         src = np.concatenate([np.zeros(d, int), np.ones(e, int), np.full(D, 2)])
         win_at = wins[cards, src[None, :]]
-        hits[lo:lo + m] = win_at.any(axis=1)
+        hits += int(win_at.any(axis=1).sum())
         for t, k in enumerate(kinds):
             per[t] += int((win_at & (cards == k)).any(axis=1).sum())
-    return int(hits.sum()), per
+    return hits, per
 
 
 def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], plays: int,

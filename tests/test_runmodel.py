@@ -1,0 +1,344 @@
+"""Issue 10, the run model on the command line: bounds (§5) and outputs that never destroy each
+other (§3).
+
+What each test expects comes from the issue: every count flag has a cap and a clear one-line
+error naming the flag (a typo must not run for an hour or end in a MemoryError); every seed
+0 … 2**64−1 works in every command; ``--variant`` refuses what is not a small regular file
+before reading it; two outputs of one command on one path are refused before any work; a partial
+run is written beside a complete result, never over it; the summary is printed before the final
+write, and a failed write keeps the result in a temporary file named on stderr (non-zero exit).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from test_cli import _console_script, assert_one_line_error, run
+
+from zipai_sim.io import read_metadata
+
+TOP_SEED = 2**64 - 1  # the largest seed the issue asks every command to take
+
+
+# --- seeds: 0 … 2**64−1 everywhere ------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--deals", "300", "--chunk-size", "128"],
+    ["table", "deal", "--deals", "300", "--chunk-size", "128"],
+    ["table", "convergence", "--deals", "300", "--points", "2", "--start", "100"],
+])
+def test_top_seed_works_and_is_stored_exactly(argv, tmp_path, capsys):
+    """2**64−1 is over int64: the tables once failed after the compute (u64 → i64). The seed
+    is stored exactly: UInt64 in a table's seed column, text in the metadata, as simulate."""
+    out = tmp_path / "r.parquet"
+    code, stdout, err = run(argv + ["--seed", str(TOP_SEED), "--out", str(out)], capsys)
+    assert code == 0, err
+    assert "Traceback" not in err and f"seed {TOP_SEED}" in stdout
+    assert read_metadata(out)["seed"] == str(TOP_SEED)
+    df = pl.read_parquet(out)
+    if "seed" in df.columns:
+        assert df.schema["seed"] == pl.UInt64 and set(df["seed"]) == {TOP_SEED}
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--deals", "10"], ["balance", "--hands", "10"], ["match", "--matches", "1"],
+    ["play"], ["table", "deal", "--deals", "10"], ["table", "opening", "--hands", "10"],
+    ["table", "waits", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十", "--sims", "10"],
+    ["table", "convergence", "--deals", "10"],
+])
+@pytest.mark.parametrize("seed", [str(2**64), "-1"])
+def test_seed_outside_64_bits_is_refused(command, seed, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(*run(command + ["--seed", seed], capsys), "--seed", "2**64-1")
+    assert not list(tmp_path.iterdir())
+
+
+def test_table_seed_column_python_range():
+    from zipai_sim import tables as T
+
+    t = T.deal_table("guangxi-81", n=100, seed=TOP_SEED, thresholds=[15])
+    assert t.schema["seed"] == pl.UInt64 and t["seed"].unique().to_list() == [TOP_SEED]
+    with pytest.raises(ValueError, match=r"seed must be in 0\.\.2\*\*64-1"):
+        T.convergence_table("guangxi-81", n=100, seed=2**64)
+
+
+def test_plot_reads_a_top_seed_simulate_file(tmp_path, capsys):
+    """plot fills the seed of a simulate summary from its metadata: 2**64−1 fits (UInt64)."""
+    from zipai_sim.plots import load_result
+
+    path = tmp_path / "s.parquet"
+    code, _, err = run(["simulate", "--deals", "200", "--chunk-size", "128", "--seed",
+                        str(TOP_SEED), "--out", str(path)], capsys)
+    assert code == 0, err
+    df = load_result(path)
+    assert df.schema["seed"] == pl.UInt64 and set(df["seed"]) == {TOP_SEED}
+
+
+# --- caps on every count ----------------------------------------------------------------------
+
+WAIT = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"
+
+
+@pytest.mark.parametrize("argv,needles", [
+    # time: 10¹² draws of numpy on one core is weeks (and once a 1 TB array: MemoryError)
+    (["table", "waits", WAIT, "--sims", str(10**12)], ["--sims", "one core"]),
+    (["table", "waits", WAIT, "--play", str(10**9)], ["--play"]),
+    # 100,000 points deal ~10¹⁰ deals afresh: an hour with nothing shown
+    (["table", "convergence", "--points", "100000"], ["--points", "100"]),
+    (["table", "convergence", "--points", "0"], ["--points"]),
+    # 12 points from 1000 to 10¹³ deal about 2×10¹³ in all, over the cap of 10¹³
+    (["table", "convergence", "--deals", str(10**13)], ["--deals", "--points"]),
+    (["simulate", "--deals", str(10**14)], ["--deals", "64 cores"]),
+    # four customary thresholds: the cap is on the whole command
+    (["table", "deal", "--variants", "guangxi-dazipai", "--customary", "--deals",
+      str(3 * 10**12)], ["--deals", "× 4 runs"]),
+    (["balance", "--hands", str(10**11)], ["--hands"]),
+    (["match", "--matches", str(10**9)], ["--matches"]),
+    (["match", "--max-hands", str(10**6)], ["--max-hands"]),
+    (["match", "--hands", str(10**6), "--max-hands", str(10**6)], ["--hands"]),
+    # memory: records and sampled rows are kept until the end
+    (["table", "opening", "--hands", str(10**9)], ["--hands", "memory"]),
+    (["table", "tenpai", "--hands", str(10**9)], ["--hands", "memory"]),
+    (["simulate", "--deals", str(10**11), "--sample-rows", "65536"],
+     ["--sample-rows", "memory"]),
+    (["balance", "--hands", str(10**9), "--rows", "4096"], ["--rows", "memory"]),
+])
+def test_counts_over_their_cap_are_refused_at_once(argv, needles, tmp_path, capsys,
+                                                   monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    t0 = time.perf_counter()
+    assert_one_line_error(*run(argv, capsys), *needles)
+    assert time.perf_counter() - t0 < 30  # refused, not started
+    assert not list(tmp_path.iterdir())
+
+
+def test_exact_threshold_outside_the_knob_range(tmp_path, capsys, monkeypatch):
+    """A threshold no hand reaches (the knobs stop at 1000 胡息) would enumerate for minutes to
+    print zeros: refused before the enumeration."""
+    monkeypatch.chdir(tmp_path)
+    _no_work(monkeypatch, "zipai_sim.exact.exact_opening")
+    assert_one_line_error(*run(["exact", "--thresholds", "15", str(10**30)], capsys),
+                          "--thresholds", "0..1000")
+    assert not list(tmp_path.iterdir())
+
+
+# --- --variant FILE: a small regular file only ----------------------------------------------
+
+def _fifo_guard(path: Path) -> threading.Thread:
+    """If the command opens the FIFO and waits for a writer, let it go after 5 s, so a
+    regression fails the test instead of hanging it."""
+    def unblock() -> None:
+        time.sleep(5)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            os.close(fd)
+        except OSError:
+            pass
+    t = threading.Thread(target=unblock, daemon=True)
+    t.start()
+    return t
+
+
+@pytest.mark.parametrize("kind", ["device", "folder", "fifo", "big"])
+@pytest.mark.parametrize("command,flag", [
+    (["simulate", "--deals", "10"], "--variant"),
+    (["table", "deal", "--deals", "10", "--variants", "guangxi-81"], "--variants"),
+    (["hand", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十拾"], "--variant"),
+])
+def test_variant_file_must_be_small_and_regular(kind, command, flag, tmp_path, capsys,
+                                                monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    if kind == "device":
+        path = Path("/dev/zero")
+    elif kind == "folder":
+        path = tmp_path / "rules.toml"
+        path.mkdir()
+    elif kind == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        path = tmp_path / "pipe.toml"
+        os.mkfifo(path)
+        _fifo_guard(path)
+    else:  # a TOML comment 2 MiB long: valid TOML, but over the 1 MiB limit
+        path = tmp_path / "big.toml"
+        path.write_text("#" * (2 << 20) + "\n")
+    before = set(tmp_path.iterdir())
+    t0 = time.perf_counter()
+    line = assert_one_line_error(*run([*command, flag, str(path)], capsys), flag, str(path))
+    assert time.perf_counter() - t0 < 4  # not read, and not waited on
+    assert ("not a regular file" in line) == (kind != "big")
+    if kind == "big":
+        assert "1,048,576" in line
+    assert set(tmp_path.iterdir()) == before
+
+
+def test_load_variant_refuses_a_device_by_parameter():
+    from zipai_sim.variants import VariantError, load_variant
+
+    with pytest.raises(VariantError, match="/dev/zero: the variant file is not a regular"):
+        load_variant("/dev/zero")
+
+
+# --- two outputs of one command on one path ---------------------------------------------------
+
+def _no_work(monkeypatch, *targets: str) -> None:
+    def refuse(*a, **k):
+        raise AssertionError("work started before the outputs were checked")
+    for target in targets:
+        monkeypatch.setattr(target, refuse)
+
+
+@pytest.mark.parametrize("argv", [
+    ["balance", "--hands", "50", "--rows", "2", "--rows-out", "X.parquet", "--out",
+     "X.parquet"],
+    ["balance", "--hands", "50", "--rows", "2", "--rows-out", "sub/../X.parquet", "--out",
+     "X.parquet"],
+    ["table", "opening", "--hands", "50", "--records", "X.parquet", "--out", "./X.parquet"],
+    ["table", "tenpai", "--hands", "50", "--records", "X.parquet", "--out", "link.parquet"],
+])
+def test_two_outputs_on_one_path_are_refused_before_work(argv, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "X.parquet").write_bytes(b"an earlier result")
+    (tmp_path / "link.parquet").symlink_to(tmp_path / "X.parquet")
+    _no_work(monkeypatch, "zipai_sim.play.balance.simulate_hands",
+             "zipai_sim.tables.opening_records")
+    line = assert_one_line_error(*run(argv, capsys), "both name")
+    assert re.search(r"--(out|rows-out|records) and --(out|rows-out|records)", line)
+    assert (tmp_path / "X.parquet").read_bytes() == b"an earlier result"
+
+
+def test_exact_out_and_checkpoint_on_one_path(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _no_work(monkeypatch, "zipai_sim.exact.exact_opening")
+    assert_one_line_error(*run(["exact", "--out", "e.parquet", "--checkpoint", "e.parquet"],
+                               capsys), "--out and --checkpoint")
+    assert not list(tmp_path.iterdir())
+
+
+# --- a partial run never replaces a complete one ----------------------------------------------
+
+def _interrupt_after(monkeypatch, calls: int) -> None:
+    """Ctrl-C during the kernel call after ``calls`` finished ones (as SIGINT lands between
+    two batches): the chunks done so far are kept."""
+    import zipai_sim.simulate as sim
+
+    real, seen = sim.ko.analyze_chunks, []
+
+    def analyze(*args):
+        if len(seen) == calls:
+            raise KeyboardInterrupt
+        seen.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(sim, "BATCH_DEALS", 1024)  # 4 chunks of 1024 deals a call, 1 thread
+    monkeypatch.setattr(sim.ko, "analyze_chunks", analyze)
+
+
+def test_partial_simulate_is_written_beside_a_complete_result(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run.parquet"
+    argv = ["simulate", "--deals", "20000", "--chunk-size", "1024", "--threads", "1",
+            "--seed", "9", "--out", str(out), "--sample-rows", "3"]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    complete = out.read_bytes()
+    _interrupt_after(monkeypatch, 2)
+    code, stdout, err = run(argv, capsys)
+    assert code == 130, err
+    assert out.read_bytes() == complete  # the complete result is untouched
+    part = tmp_path / "run.partial.parquet"
+    meta = read_metadata(part)
+    # 2 calls × 4 chunks × 1024 deals finished before the interrupt
+    assert (meta["partial"], meta["n"], meta["n_requested"]) == ("true", "8192", "20000")
+    assert pl.read_parquet(part).filter(metric="tianhu")["n"].item() == 8192
+    assert f"wrote {part} (partial: 8,192 of 20,000 deals)" in stdout
+    rows = pl.read_parquet(tmp_path / "run.partial.rows.parquet")
+    assert rows.height == 8 * 3  # 3 sampled deals from each of the 8 chunks done
+    assert stdout.index("tianhu") < stdout.index("wrote")  # figures first
+
+
+def test_sigint_to_a_real_simulate_child(tmp_path):
+    """SIGINT to a child process started with SIGINT enabled, once its progress bar shows:
+    exit 130, the partial result beside the requested name, no file under that name."""
+    exe = _console_script()
+    if exe is None:
+        pytest.skip("the zipai-sim console script is not installed")
+    out = tmp_path / "big.parquet"
+    p = subprocess.Popen([exe, "simulate", "--deals", str(10**9), "--threads", "1", "--out",
+                          str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    got = bytearray()
+
+    def pump() -> None:  # stderr as it comes: the bar is redrawn in place, without newlines
+        while chunk := os.read(p.stderr.fileno(), 4096):
+            got.extend(chunk)
+
+    threading.Thread(target=pump, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 240  # a cold numba cache compiles first (~a minute)
+        while b"deal" not in got and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)  # the tqdm bar appears after 2 s of dealing
+        assert p.poll() is None, got.decode(errors="replace")
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=60)
+        stdout = p.stdout.read()
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, (got.decode(errors="replace")[-2000:], stdout[-2000:])
+    assert not out.exists()
+    meta = read_metadata(tmp_path / "big.partial.parquet")
+    assert meta["partial"] == "true" and 0 < int(meta["n"]) < 10**9
+    assert b"PARTIAL" in stdout and b"big.partial.parquet" in stdout
+
+
+# --- a failed final write keeps the result -----------------------------------------------------
+
+@pytest.mark.parametrize("argv,target,shown", [
+    (["simulate", "--deals", "3000", "--chunk-size", "512"], "zipai_sim.simulate.simulate_deals",
+     "| tianhu "),
+    (["balance", "--hands", "60"], "zipai_sim.play.balance.simulate_hands", "| win "),
+    (["table", "deal", "--deals", "3000"], "zipai_sim.tables.deal_table", "| tianhu "),
+])
+def test_failed_final_write_keeps_the_result(argv, target, shown, tmp_path, capsys,
+                                             monkeypatch):
+    """The folder disappears during the run (as a read-only remount would do): the figures are
+    printed, the result is kept in a temporary file whose name is printed, and the exit code
+    says it failed."""
+    import importlib
+
+    folder = tmp_path / "results"
+    folder.mkdir()
+    keep = tmp_path / "tmp"
+    keep.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(keep))
+    module, name = target.rsplit(".", 1)
+    mod = importlib.import_module(module)
+    real = getattr(mod, name)
+
+    def run_then_lose_the_folder(*a, **k):
+        got = real(*a, **k)
+        shutil.rmtree(folder)
+        return got
+
+    monkeypatch.setattr(mod, name, run_then_lose_the_folder)
+    code, stdout, err = run(argv + ["--seed", "4", "--out", str(folder / "r.parquet")], capsys)
+    assert code not in (0, 130), (code, err)
+    assert shown in stdout  # the figures are printed before the write
+    assert "wrote" not in stdout
+    m = re.search(r"kept in (\S+\.parquet)", err)
+    assert m and "cannot write" in err, err
+    kept = Path(m.group(1))
+    assert kept.parent == keep and kept.exists()
+    assert read_metadata(kept)["seed"] == "4"
+    assert pl.read_parquet(kept).height > 0

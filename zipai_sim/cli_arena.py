@@ -1,0 +1,70 @@
+"""``zipai-sim arena``: a bot against another by duplicate play (issue 9 §2; ``play.arena``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .cli_bounds import CliError, at_least_one, seed_arg
+from .report import DEFAULT_SEED
+
+
+def cmd_arena(a: argparse.Namespace) -> int:
+    """Duplicate arena: every deck played once per seat the challenger can take (the baseline in
+    the other seats) and once all baseline; print the challenger's score minus the baseline's
+    with a paired 95% interval, and both win rates."""
+    from . import __version__
+    from . import cli_bounds as B
+    from .chunks import check_count
+    from .cli_outputs import check_out, save
+    from .play.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
+    from .variants import load_variant
+
+    for flag, name in (("--challenger", a.challenger), ("--baseline", a.baseline)):
+        if name not in KERNEL_POLICIES:  # argparse's choices say it too; here for callers
+            raise CliError(f"{flag} must be one of {', '.join(sorted(KERNEL_POLICIES))}, "
+                           f"got {name!r}")
+    at_least_one(a.decks, "--decks")
+    check_count(a.decks, "--decks")
+    if a.threads is not None:
+        at_least_one(a.threads, "--threads")
+    check_out(a.out)
+    keys = a.variant or ["guangxi-81"]
+    vs = [load_variant(v) for v in keys]
+    # seats + 1 hands per deck and variant, against balance's cap on played hands
+    B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
+               f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
+    df = arena(vs, a.challenger, a.baseline, a.decks, a.seed, threads=a.threads)
+    print(df.report())
+    meta = {"command": "arena", "variants": ",".join(keys),
+            "variant_keys": ",".join(v.key for v in vs),
+            "rules_hashes": ",".join(v.rules_hash for v in vs),
+            "thresholds": ",".join(str(v.win.threshold) for v in vs),
+            "challenger": a.challenger, "baseline": a.baseline, "decks": str(a.decks),
+            "n": str(a.decks), "seed": str(a.seed), "chunk_size": str(DEFAULT_ARENA_CHUNK),
+            "engine": "numba", "zipai_sim_version": __version__}
+    return 0 if save([(df, a.out, meta, "")]) else 2
+
+
+def add_arena(sub, doc) -> None:
+    """The ``arena`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
+    from .play.arena import KERNEL_POLICIES
+
+    names = sorted(KERNEL_POLICIES)
+    ar = sub.add_parser("arena", help=doc(cmd_arena), description=cmd_arena.__doc__)
+    ar.add_argument("--variant", action="append", default=None, metavar="VARIANT",
+                    help="variant key or TOML path; repeat for several (default: guangxi-81)")
+    ar.add_argument("--challenger", required=True, choices=names,
+                    help=f"the policy measured: {', '.join(names)}")
+    ar.add_argument("--baseline", required=True, choices=names,
+                    help=f"the policy it is measured against: {', '.join(names)}")
+    ar.add_argument("--decks", type=int, default=10_000, metavar="N",
+                    help="decks per variant, each played seats + 1 times (default: "
+                    "%(default)s)")
+    ar.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
+                    help="root seed (default: %(default)s)")
+    ar.add_argument("--threads", type=int, default=None, metavar="N",
+                    help="threads (default: all cores); the result does not depend on it")
+    ar.add_argument("--out", type=Path, default=Path("arena.parquet"), metavar="FILE",
+                    help="Parquet file (default: %(default)s)")
+    ar.set_defaults(func=cmd_arena)

@@ -1,0 +1,84 @@
+"""Outputs of the command line that never destroy each other (issue 10 §3): two outputs of one
+command on one path are refused before any work; a partial run never takes the name of a
+complete result; a failed final write keeps the result in a temporary file and says where.
+
+>>> partial_path(Path("guangxi-81-n2000000.parquet")).name
+'guangxi-81-n2000000.partial.parquet'
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from .cli_bounds import CliError
+
+
+def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
+    """Refuse an output path that cannot be written or whose suffix is not one of ``suffixes``,
+    before any work is done."""
+    if str(path) in ("", "."):
+        raise CliError("--out needs a file name")
+    if path.suffix.lower() not in suffixes:
+        raise CliError(f"output file must end in {' or '.join(suffixes)}, got {path.name!r}")
+    if path.is_dir():
+        raise CliError(f"cannot write {path}: it is a folder")
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise CliError(f"cannot write {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"cannot write {path}: folder {folder} is not writable")
+
+
+def partial_path(path: Path) -> Path:
+    """Where a partial result of ``path`` goes: ``NAME.partial.parquet`` beside ``NAME.parquet``,
+    so a file under the requested name is always a complete run."""
+    return path.with_name(path.name.removesuffix(".parquet") + ".partial.parquet")
+
+
+def rows_path(path: Path) -> Path:
+    """The sampled rows beside a summary: ``NAME.rows.parquet``."""
+    return path.with_name(path.name.removesuffix(".parquet") + ".rows.parquet")
+
+
+def _same(a: Path, b: Path) -> bool:
+    # realpath sees through symlinks and ".."; samefile also through hard links
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def distinct_outputs(outputs: Sequence[tuple[str, Path | None]]) -> None:
+    """Refuse two of ``outputs`` (``(flag, path)``; None: not written) that name one file,
+    before any work: the second write would replace the first without a word."""
+    given = [(flag, Path(p)) for flag, p in outputs if p is not None]
+    for i, (flag, path) in enumerate(given):
+        for other, there in given[:i]:
+            if _same(path, there):
+                raise CliError(f"{other} and {flag} both name {path}: one would overwrite the "
+                               f"other; give them different files")
+
+
+def save(writes: Sequence[tuple[pl.DataFrame, Path, dict[str, str], str]]) -> bool:
+    """Write each ``(frame, path, metadata, note)`` atomically and print ``wrote PATH NOTE``.
+    A write that fails keeps its result in a temporary file (``io.write_parquet(keep=True)``),
+    printed on stderr, and the others are still written; returns whether all were written."""
+    from .io import write_parquet
+
+    ok = True
+    for df, path, meta, note in writes:
+        try:
+            write_parquet(df, path, meta, keep=True)
+        except OSError as e:  # KeptError, or not even kept: the message says which
+            print(f"zipai-sim: error: {e}", file=sys.stderr)
+            ok = False
+            continue
+        print(f"wrote {path}{note}")
+    return ok
