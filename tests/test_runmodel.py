@@ -342,3 +342,162 @@ def test_failed_final_write_keeps_the_result(argv, target, shown, tmp_path, caps
     assert kept.parent == keep and kept.exists()
     assert read_metadata(kept)["seed"] == "4"
     assert pl.read_parquet(kept).height > 0
+
+
+# --- balance and match: the same run model as simulate (runs.run_batches) ---------------------
+
+def _balance_interrupt_after(monkeypatch, calls: int, chunk: int = 16) -> None:
+    """Ctrl-C during the play kernel call after ``calls`` finished ones; chunks of ``chunk``
+    hands, so that with one thread a batch (2 chunks) is ``2 × chunk`` hands."""
+    import zipai_sim.play.balance as bal
+    from zipai_sim.kernels import play as kp
+
+    real, seen = kp.play_chunks, []
+
+    def play(*args):
+        if len(seen) == calls:
+            raise KeyboardInterrupt
+        seen.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(bal, "DEFAULT_HAND_CHUNK", chunk)  # the CLI's chunk and --rows bound
+    monkeypatch.setattr(kp, "play_chunks", play)
+
+
+def _counts(df: pl.DataFrame) -> pl.DataFrame:
+    return pl.DataFrame(df).select("variant", "threshold", "metric", "seat", "count", "n")
+
+
+def test_partial_balance_is_written_beside_and_equals_a_run_of_the_hands_done(
+        tmp_path, capsys, monkeypatch):
+    from zipai_sim.play.balance import simulate_hands
+
+    out = tmp_path / "b.parquet"
+    out.write_bytes(b"a complete earlier result")
+    _balance_interrupt_after(monkeypatch, 1)
+    code, stdout, err = run(["balance", "--hands", "100", "--threads", "1", "--seed", "5",
+                             "--rows", "2", "--out", str(out)], capsys)
+    assert code == 130, err
+    assert out.read_bytes() == b"a complete earlier result"  # never replaced by a partial
+    assert not (tmp_path / "b.rows.parquet").exists()
+    part = tmp_path / "b.partial.parquet"
+    meta = read_metadata(part)
+    # one batch of 2 chunks × 16 hands finished before the interrupt
+    assert (meta["partial"], meta["n"], meta["n_requested"]) == ("true", "32", "100")
+    assert "PARTIAL: interrupted after 32 of 100 hands" in stdout
+    assert ", 32 hands," in stdout.splitlines()[0]  # the header's n is the hands done
+    assert f"wrote {part} (partial: 32 of 100 hands)" in stdout
+    assert stdout.index("| win ") < stdout.index("wrote")  # figures first
+    # the first 32 hands of a run are the same hands: an uninterrupted run of exactly them
+    monkeypatch.undo()
+    whole = simulate_hands("guangxi-81", 32, seed=5, chunk_size=16, threads=1, progress=False)
+    assert _counts(pl.read_parquet(part)).equals(_counts(whole))
+    rows = pl.read_parquet(tmp_path / "b.partial.rows.parquet")
+    assert rows["deal"].to_list() == [0, 1, 16, 17]  # 2 kept hands of each finished chunk
+
+
+def test_interrupted_balance_sweep_stops_in_the_run_it_reached(tmp_path, capsys, monkeypatch):
+    """Run 1 (100 hands: 7 chunks of 16, 4 batches) finishes; Ctrl-C in run 2's second batch:
+    run 2 keeps 32 hands, and the header names the run cut short."""
+    from zipai_sim.play.balance import simulate_hands
+
+    _balance_interrupt_after(monkeypatch, 5)
+    out = tmp_path / "s.parquet"
+    code, stdout, err = run(["balance", "--hands", "100", "--threads", "1", "--seed", "6",
+                             "--thresholds", "15", "20", "25", "--out", str(out)], capsys)
+    assert code == 130, err
+    assert not out.exists()
+    meta = read_metadata(tmp_path / "s.partial.parquet")
+    assert (meta["partial"], meta["n"], meta["n_per_run"], meta["thresholds"]) == (
+        "true", "32", "100,32", "15,20")
+    assert "PARTIAL: run 2 of 3 (guangxi-81 at threshold 20) interrupted after 32 of 100 " \
+           "hands; run 3 not played" in stdout.splitlines()[0]
+    monkeypatch.undo()
+    from zipai_sim.variants import load_variant
+
+    v = load_variant("guangxi-81").with_threshold(20)
+    got = pl.read_parquet(tmp_path / "s.partial.parquet").filter(threshold=20)
+    want = simulate_hands(v, 32, seed=6, chunk_size=16, progress=False)
+    assert _counts(got).equals(_counts(want))
+
+
+def test_simulate_hands_returns_the_partial_summary(monkeypatch):
+    """As simulate_deals: Ctrl-C returns what finished rather than raising; the run info says
+    partial (header) and n is the hands done."""
+    from zipai_sim.play.balance import simulate_hands
+
+    _balance_interrupt_after(monkeypatch, 2)
+    s, rows, recs = simulate_hands("guangxi-81", 200, seed=2, chunk_size=10, threads=1,
+                                   rows=1, records=50, progress=False)
+    assert s.run["n"] == 40 and s.filter(metric="huangzhuang")["n"].item() == 40
+    assert "PARTIAL: interrupted after 40 of 200 hands" in str(s.report())
+    assert rows.height == 4 and len(recs) == 40  # records only of hands counted
+
+
+def _match_interrupt_after(monkeypatch, calls: int) -> None:
+    import zipai_sim.play.match as mt
+
+    real, seen = mt._run, []
+
+    def one(*args, **kw):  # a match is a chunk, and a batch (MATCH_BATCH = 1)
+        if len(seen) == calls:
+            raise KeyboardInterrupt
+        seen.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(mt, "_run", one)
+
+
+def test_partial_match_is_written_beside_and_equals_a_run_of_the_matches_done(
+        tmp_path, capsys, monkeypatch):
+    from zipai_sim.play.match import simulate_matches
+
+    out = tmp_path / "m.parquet"
+    out.write_bytes(b"a complete earlier result")
+    _match_interrupt_after(monkeypatch, 3)
+    code, stdout, err = run(["match", "--matches", "10", "--hands", "3", "--seed", "7",
+                             "--out", str(out)], capsys)
+    assert code == 130, err
+    assert out.read_bytes() == b"a complete earlier result"
+    part = tmp_path / "m.partial.parquet"
+    meta = read_metadata(part)
+    assert (meta["partial"], meta["n"], meta["matches"], meta["n_requested"]) == (
+        "true", "3", "3", "10")
+    assert "PARTIAL: interrupted after 3 of 10 matches" in stdout.splitlines()[0]
+    assert ", 3 matches," in stdout.splitlines()[0]
+    assert f"wrote {part} (partial: 3 of 10 matches)" in stdout
+    monkeypatch.undo()
+    whole = simulate_matches("guangxi-81", 3, seed=7, hands=3, progress=False)
+    assert pl.read_parquet(part).equals(whole.matches)
+    assert not whole.partial and whole.n == whole.n_requested == 3
+
+
+def test_match_without_out_still_exits_130(capsys, monkeypatch):
+    _match_interrupt_after(monkeypatch, 1)
+    code, stdout, err = run(["match", "--matches", "5", "--hands", "2"], capsys)
+    assert code == 130 and "PARTIAL: interrupted after 1 of 5 matches" in stdout, err
+
+
+def test_compile_note_when_the_cache_is_cold(tmp_path, monkeypatch, capsys):
+    """A kernel with no compiled signature and no cache index (a new module: its index would be
+    in its own __pycache__) is cold: one line on stderr; once compiled, or with
+    progress=False, nothing."""
+    import importlib
+    import sys
+
+    from zipai_sim.runs import COMPILING, cold, compile_note
+
+    (tmp_path / "coldmod.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("coldmod", None)
+    f = importlib.import_module("coldmod").twice
+    assert cold(f)
+    compile_note(f, progress=False)
+    assert capsys.readouterr().err == ""
+    compile_note(f)
+    assert capsys.readouterr().err == COMPILING + "\n"
+    assert f(2) == 4
+    assert not cold(f)
+    compile_note(f)
+    assert capsys.readouterr().err == ""

@@ -167,24 +167,47 @@ def cmd_balance(a: argparse.Namespace) -> int:
     B.mem_cap(a.rows * n_chunks(a.hands, DEFAULT_HAND_CHUNK) * len(runs), B.BYTES_BALANCE_ROW,
               "--rows", "sampled hands (K per chunk)", len(runs))
     per = _per(a)
-    got = [simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine,
-                          rows=a.rows) for v in runs]
+    got: list = []
+    for v in runs:
+        got.append(simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads,
+                                  engine=a.engine, rows=a.rows))
+        done = (got[-1][0] if a.rows else got[-1]).run["n"]
+        if done < a.hands:  # Ctrl-C: keep what finished, start no further run
+            break
     from .report import combine
 
     df = combine([g[0] for g in got] if a.rows else got)
+    partial = done < a.hands
+    if partial and len(runs) > 1:  # the header must name the run cut short
+        v = runs[len(got) - 1]
+        df.run["extra"] = [x for x in df.run.get("extra", ()) if not x.startswith("PARTIAL")] + [
+            f"PARTIAL: run {len(got)} of {len(runs)} ({v.key} at threshold "
+            f"{v.win.threshold}) interrupted after {done:,} of {a.hands:,} hands"
+            + ("" if len(got) == len(runs) else f"; run {len(runs)} not played"
+               if len(got) + 1 == len(runs) else f"; runs {len(got) + 1}–{len(runs)} not played")]
     print(df.report(per))
-    meta = {"variants": ",".join(a.variants), "variant_keys": ",".join(v.key for v in runs),
-            "rules_hashes": ",".join(v.rules_hash for v in runs),
-            "thresholds": ",".join(str(v.win.threshold) for v in runs), "seed": str(a.seed),
-            "hands": str(a.hands), "n": str(a.hands), "chunk_size": str(DEFAULT_HAND_CHUNK),
+    played = runs[:len(got)]
+    meta = {"variants": ",".join(a.variants), "variant_keys": ",".join(v.key for v in played),
+            "rules_hashes": ",".join(v.rules_hash for v in played),
+            "thresholds": ",".join(str(v.win.threshold) for v in played), "seed": str(a.seed),
+            "hands": str(a.hands), "n": str(done), "n_requested": str(a.hands),
+            "n_per_run": ",".join([str(a.hands)] * (len(got) - 1) + [str(done)]),
+            "partial": str(partial).lower(), "chunk_size": str(DEFAULT_HAND_CHUNK),
             "policy": a.policy, "policies": a.policy, "engine": a.engine,
             "zipai_sim_version": __version__}
-    writes = [(df, a.out, meta, "")]
+    out, note = a.out, ""
+    if partial:  # beside the requested names, never over them: those hold complete runs only
+        out, note = partial_path(a.out), f" (partial: {done:,} of {a.hands:,} hands)"
+        if rows_out is not None:
+            rows_out = rows_path(out) if a.rows_out is None else partial_path(rows_out)
+    writes = [(df, out, meta, note)]
     if rows_out is not None:  # first K hands of every chunk, every run (RULES.md §9 rows)
         rows = pl.concat([g[1] for g in got], how="diagonal")
         writes.append((rows, rows_out, {**meta, "rows_per_chunk": str(a.rows)},
                        f" ({rows.height:,} hands)"))
-    return 0 if save(writes) else 2
+    if not save(writes):
+        return 2
+    return 130 if partial else 0
 
 
 def cmd_match(a: argparse.Namespace) -> int:
@@ -213,9 +236,12 @@ def cmd_match(a: argparse.Namespace) -> int:
                          engine=a.engine, first_dealer=first,
                          max_hands=a.max_hands)
     print(r.report(per))
-    if a.out is not None and not save([(r.matches, a.out, r.metadata, "")]):
+    out, note = a.out, ""
+    if r.partial and out is not None:  # beside the requested name, never over it
+        out, note = partial_path(out), f" (partial: {r.n:,} of {r.n_requested:,} matches)"
+    if out is not None and not save([(r.matches, out, r.metadata, note)]):
         return 2
-    return 0
+    return 130 if r.partial else 0
 
 
 def _per(a: argparse.Namespace) -> int | None:

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 import polars as pl
-from tqdm.auto import tqdm
 
 from . import __version__
 from . import params as p
-from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
+from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from .kernels import opening as ko
 from .report import DEFAULT_SEED, Report, check_per, header, metric_view, sig
+from .runs import cons_list, run_batches
 from .stats import mean_se, wilson
 from .variants import Variant, load_variant
 
@@ -216,43 +216,37 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
     sample_per_chunk = check_count(sample_per_chunk, "sample_per_chunk")
     th = _check_threads(threads)
     P = v.params
-    total = n_chunks(n, cs)
     batch = max(4 * th, BATCH_DEALS // cs)
-    counts = np.zeros(ko.N_COUNTS, np.int64)
-    hist = np.zeros(ko.HIST, np.int64)
-    samples: list[np.ndarray] = []
-    done_chunks = 0
-    done = 0
-    partial = False
+    k = min(sample_per_chunk, cs)
+
+    def work(first: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        sizes = chunk_sizes(n, cs, first, m)
+        c_out = np.zeros((m, ko.N_COUNTS), np.int64)
+        h_out = np.zeros((m, ko.HIST), np.int64)
+        s_out = np.full((m, k, ko.N_SAMPLE), -2, np.int64)
+        ko.analyze_chunks(chunk_keys(seed, first, m), sizes, P, c_out, h_out, k, s_out)
+        if not k:
+            return c_out.sum(0), h_out.sum(0), None
+        s_out[:, :, ko.S_DEAL] += (np.arange(first, first + m) * cs)[:, None]
+        return c_out.sum(0), h_out.sum(0), _valid_rows(s_out, sizes, k)
+
+    def add(state: tuple, got: tuple) -> tuple:  # a new aggregate: runs.run_batches
+        return (state[0] + got[0], state[1] + got[1],
+                state[2] if got[2] is None else (got[2], state[2]))
+
     old_threads = numba.get_num_threads()
     numba.set_num_threads(th)
     _start_threads()
     t0 = time.perf_counter()
-    bar = tqdm(total=n, unit="deal", unit_scale=True, delay=2.0, leave=False,
-               disable=(progress is False), desc=v.key)
     try:
-        while done_chunks < total:
-            m = min(batch, total - done_chunks)
-            keys = chunk_keys(seed, done_chunks, m)
-            sizes = chunk_sizes(n, cs, done_chunks, m)
-            c_out = np.zeros((m, ko.N_COUNTS), np.int64)
-            h_out = np.zeros((m, ko.HIST), np.int64)
-            k = min(sample_per_chunk, cs)
-            s_out = np.full((m, k, ko.N_SAMPLE), -2, np.int64)
-            ko.analyze_chunks(keys, sizes, P, c_out, h_out, k, s_out)
-            # one tuple assignment, so an interrupt lands before or after the whole batch
-            counts, hist, done_chunks, done = (counts + c_out.sum(0), hist + h_out.sum(0),
-                                               done_chunks + m, done + int(sizes.sum()))
-            if k:
-                starts = (np.arange(done_chunks - m, done_chunks) * cs)[:, None]
-                s_out[:, :, ko.S_DEAL] += starts
-                samples.append(_valid_rows(s_out, sizes, k))
-            bar.update(int(sizes.sum()))
-    except KeyboardInterrupt:
-        partial = True
+        run = run_batches(n, cs, batch, work, add, (np.zeros(ko.N_COUNTS, np.int64),
+                          np.zeros(ko.HIST, np.int64), None), unit="deal", desc=v.key,
+                          progress=progress, kernels=(ko.analyze_chunks,))
     finally:
-        bar.close()
         numba.set_num_threads(old_threads)
+    counts, hist, cells = run.state
+    samples = cons_list(cells)
+    done, partial = run.done, run.partial
     rows = _rows_frame(samples) if sample_per_chunk else None
     return SimResult(v.key, v.rules_hash, seed, done, n, cs, partial, P[p.SEATS],
                      P[p.FANXING] == 1, counts, hist, rows, time.perf_counter() - t0, th,

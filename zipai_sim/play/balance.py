@@ -20,12 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
+from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from ..reference import shuffled_deck
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
-from ..settle import HOWS, CoWinner, HandResult, card_counts, settle, settle_counts, settle_rows
+from ..runs import cons_list, run_batches
+from ..settle import HOWS, CoWinner, HandResult, settle, settle_counts, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
+from .balance_rows import _outcome_row, _rows_frame, _sample_block
 from .engine import Game
 from .policies import POLICIES, as_policy, is_named
 from .record import kernel_records, reference_hook
@@ -56,6 +58,16 @@ class _Sums:
         self.fx = self.fx_sq = 0.0
         self.fx_units = self.win_units = 0.0
 
+    def merged(self, other: _Sums) -> _Sums:
+        """A new total of both, neither changed, so a batch joins a run in one assignment
+        (``runs.run_batches``). Every float here is a sum of whole numbers (payments, draws,
+        翻信), exact below 2**53, so the grouping into batches does not change a result."""
+        out = _Sums(self.seats)
+        for name, x in vars(self).items():
+            if name != "seats":
+                setattr(out, name, x + getattr(other, name))
+        return out
+
     def add(self, out, money) -> None:
         self.n += 1
         pay = np.array(money.payments[: self.seats], np.float64)
@@ -84,38 +96,6 @@ class _Sums:
         self.win_units += money.units + money.fanxing_units
 
 
-def _outcome_row(game: Game, out) -> np.ndarray:
-    """A reference hand's outcome as a ``kernels.play`` outcome row (``int64[N_OUT]``, O_*
-    columns; ``O_MOVES`` left 0), so both engines' sampled rows are built by one function."""
-    from ..kernels import play as kp
-
-    instant = {name: code for code, name in kp.INSTANT_NAMES.items()}
-    row = np.zeros(kp.N_OUT, np.int64)
-    row[[kp.O_WINNER, kp.O_PAYER, kp.O_WIN_CARD]] = -1
-    row[kp.O_CO + kp.CO_SEAT:kp.O_CO + kp.MAX_CO * kp.CO_COLS:kp.CO_COLS] = -1  # no co-winner
-    row[kp.O_DRAWS] = out.draws
-    if out.winner < 0:
-        return row
-    row[kp.O_WINNER], row[kp.O_PAYER], row[kp.O_HUXI] = out.winner, out.payer, out.huxi
-    row[kp.O_HOW] = {"zimo": kp.HOW_ZIMO, "fangpao": kp.HOW_FANGPAO, "drawn": kp.HOW_DRAWN}[
-        out.how]
-    row[kp.O_TIANHU], row[kp.O_DIHU], row[kp.O_HAIDI] = out.tianhu, out.dihu, out.haidi
-    row[kp.O_INSTANT] = instant[out.instant]
-    row[kp.O_FANXING], row[kp.O_WIN_CARD] = out.fanxing, out.win_card
-    reds, bigs, smalls = card_counts(out.cards)
-    row[kp.O_RED], row[kp.O_BIG], row[kp.O_TOTAL] = reds, bigs, bigs + smalls
-    row[kp.O_ALL_PUNGS] = out.all_pungs
-    row[kp.O_NCO] = len(out.cowinners)
-    for q, c in enumerate(out.cowinners):
-        base = kp.O_CO + q * kp.CO_COLS
-        reds, bigs, smalls = card_counts(c.cards)
-        row[base + kp.CO_SEAT], row[base + kp.CO_FANXING] = c.seat, c.fanxing
-        row[base + kp.CO_RED], row[base + kp.CO_BIG] = reds, bigs
-        row[base + kp.CO_TOTAL], row[base + kp.CO_ALL_PUNGS] = bigs + smalls, c.all_pungs
-        row[base + kp.CO_INSTANT] = instant[c.instant]
-    return row
-
-
 def row_result(v: Variant, row: np.ndarray, streak: int = 0) -> tuple[HandResult, int, int,
                                                                        int]:
     """A kernel outcome row (``kernels.play`` O_* columns, the dealer at seat 0) as the input
@@ -141,16 +121,6 @@ def row_result(v: Variant, row: np.ndarray, streak: int = 0) -> tuple[HandResult
                    fanxing=int(row[kp.O_FANXING]), huangzhuang_streak=streak,
                    cowinners=tuple(co))
     return r, int(row[kp.O_RED]), int(row[kp.O_BIG]), int(row[kp.O_TOTAL] - row[kp.O_BIG])
-
-
-def _sample_block(chunk: int, chunk_size: int, rows: np.ndarray, pay: np.ndarray,
-                  units: np.ndarray) -> np.ndarray:
-    """Sampled hands of one chunk as ``int64[k, 2 + N_OUT + 2 + width]``: chunk, deal index in
-    the run, the outcome row, (win units, 翻信 units), payments per seat (+ sitter)."""
-    k = len(rows)
-    head = np.stack([np.full(k, chunk, np.int64),
-                     chunk * chunk_size + np.arange(k, dtype=np.int64)], axis=1)
-    return np.concatenate([head, rows, units, pay], axis=1).astype(np.int64)
 
 
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
@@ -241,45 +211,6 @@ def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np
     return pay_all, units
 
 
-def _rows_frame(v: Variant, block: np.ndarray) -> pl.DataFrame:
-    """The sampled per-hand rows (``_sample_block`` columns) as a table; see `simulate_hands`."""
-    from ..cards import card_name
-    from ..kernels import play as kp
-
-    o = 2  # outcome columns start here
-    col = {name: block[:, o + i] for name, i in (
-        ("winner", kp.O_WINNER), ("how", kp.O_HOW), ("payer", kp.O_PAYER), ("huxi", kp.O_HUXI),
-        ("tianhu", kp.O_TIANHU), ("dihu", kp.O_DIHU), ("haidi", kp.O_HAIDI),
-        ("instant", kp.O_INSTANT), ("fanxing", kp.O_FANXING), ("draws", kp.O_DRAWS),
-        ("reds", kp.O_RED), ("bigs", kp.O_BIG), ("all_pungs", kp.O_ALL_PUNGS),
-        ("win_card", kp.O_WIN_CARD), ("cards", kp.O_TOTAL))}
-    u = o + kp.N_OUT
-    seats = v.layout.players
-    data: dict[str, object] = {
-        "variant": [v.key] * len(block), "threshold": np.full(len(block), v.win.threshold),
-        "chunk": block[:, 0], "deal": block[:, 1], "winner": col["winner"],
-        "how": [kp.HOW_NAMES[int(x)] or None for x in col["how"]], "payer": col["payer"],
-        "huxi": col["huxi"], "units": block[:, u], "fanxing": col["fanxing"],
-        "fanxing_units": block[:, u + 1], "tianhu": col["tianhu"].astype(bool),
-        "dihu": col["dihu"].astype(bool), "haidi": col["haidi"].astype(bool),
-        "instant": [kp.INSTANT_NAMES[int(x)] for x in col["instant"]], "draws": col["draws"],
-        "win_card": [card_name(int(x)) if x >= 0 else None for x in col["win_card"]],
-        "reds": col["reds"], "bigs": col["bigs"], "cards": col["cards"],
-        "all_pungs": col["all_pungs"].astype(bool),
-        # a shared win at the deal: the other winners (RULES.md §6), usually none
-        "cowinners": [[int(r[o + kp.O_CO + q * kp.CO_COLS + kp.CO_SEAT])
-                       for q in range(int(r[o + kp.O_NCO]))] for r in block]}
-    for s in range(seats):
-        data[f"pay_seat{s}"] = block[:, u + 2 + s]
-    if v.layout.sitter:
-        data["pay_sitter"] = block[:, u + 2 + seats]
-    schema = {k: (pl.String if k in ("variant", "how", "instant", "win_card") else
-                  pl.Boolean if k in ("tianhu", "dihu", "haidi", "all_pungs") else
-                  pl.List(pl.Int64) if k == "cowinners" else pl.Int64)
-              for k in data}
-    return pl.DataFrame(data, schema=schema)
-
-
 def _rate(variant: str, metric: str, seat: int | None, count: int, n: int) -> dict:
     lo, hi = wilson(count, n)
     return {"variant": variant, "metric": metric, "seat": seat, "count": int(count), "n": n,
@@ -322,7 +253,8 @@ def summarize(variant: str, s: _Sums, threshold: int | None = None) -> pl.DataFr
 def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEFAULT_SEED,
                    policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
                    threads: int | None = None, engine: str = "numba",
-                   rows: int = 0, records: int = 0) -> pl.DataFrame | tuple:
+                   rows: int = 0, records: int = 0,
+                   progress: bool | None = None) -> pl.DataFrame | tuple:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
     every seat, or one per seat: "greedy", "random"); returns the balance table (``summarize``;
     a ``report.ReportFrame``, which in a notebook shows the run's header line and the table as
@@ -351,6 +283,10 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
     ``write_records(records, "hands.jsonl")``; ``record.replay()`` checks one move by move
     through the reference engine. On the numba engine the ``R`` hands are played once more
     by ``kernels.play.play_one`` to get their moves (a few ms each).
+    A progress bar (stderr) appears after two seconds, and a note when the kernels are to be
+    compiled (a fresh install), unless ``progress=False``. Ctrl-C stops at the next batch of
+    chunks and returns the hands finished, as ``simulate_deals`` does: the header says
+    ``PARTIAL``, ``summary.run["n"]`` is the hands done (the first ``n`` hands of the run).
     Raises ValueError for bad counts, seeds, policy or engine names; VariantError.
 
     >>> s = simulate_hands("guangxi-81", 400, seed=1)
@@ -359,8 +295,6 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
     >>> s.filter(metric="huangzhuang").select("count", "n").row(0)   # 荒庄: nobody won
     (181, 400)
     """
-    import numba
-
     from ..kernels import play as kp
 
     v = load_variant(variant)
@@ -382,54 +316,79 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
                          f"{', '.join(sorted(POLICIES))}")
     for x in pols:
         as_policy(x)  # a policy object that fits no protocol fails here, before any hand
-    sums = _Sums(seats)
     t0 = time.perf_counter()
-    samples: list[np.ndarray] = []
-    m = n_chunks(n, cs)
-
-    def result() -> pl.DataFrame | tuple:
-        # the summary shows itself in a notebook as `zipai-sim balance` prints it
-        got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), run_fields(
-            v, seed=seed, n=n, unit="hands", chunk_size=cs, policies=pols, engine=engine,
-            threads=1 if engine == "reference" else threads, started=t0)),)
-        if keep:
-            width = seats + (1 if v.layout.sitter else 0)
-            block = np.concatenate(samples) if samples else np.zeros(
-                (0, 2 + kp.N_OUT + 2 + width), np.int64)
-            got += (_rows_frame(v, block),)
-        if records:
-            got += (recs,)
-        return got if len(got) > 1 else got[0]
-
+    width = seats + (1 if v.layout.sitter else 0)
     if engine == "reference":
-        keys, sizes = chunk_keys(seed, 0, m), chunk_sizes(n, cs, 0, m)
-        for c, (key, size) in enumerate(zip(keys, sizes)):
-            hook = reference_hook(recs, n_rec, seed, c, cs, pols)
-            got = _play_chunk(v, int(key), int(size), pols, sums, keep, hook)
-            if got is not None:
-                samples.append(_sample_block(c, cs, *got))
-        return result()
+        def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
+            sums, blocks = _Sums(seats), []
+            for c in range(first, first + k):
+                key, size = int(chunk_keys(seed, c, 1)[0]), int(chunk_sizes(n, cs, c, 1)[0])
+                hook = reference_hook(recs, n_rec, seed, c, cs, pols)
+                got = _play_chunk(v, key, size, pols, sums, keep, hook)
+                if got is not None:
+                    blocks.append(_sample_block(c, cs, *got))
+            return sums, blocks
+
+        run = run_batches(n, cs, 1, work, _add_batch, (_Sums(seats), None), unit="hand",
+                          desc=v.key, progress=progress)
+    else:
+        run = _numba_run(v, n, seed, cs, pols, threads, keep, progress)
+        recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done)))
+    sums, cells = run.state
+    # the summary shows itself in a notebook as `zipai-sim balance` prints it; a partial run
+    # says so in its header, with n = the hands done (as SimResult.report does)
+    extra = [f"PARTIAL: interrupted after {run.done:,} of {n:,} hands"] if run.partial else []
+    got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), run_fields(
+        v, seed=seed, n=run.done, unit="hands", chunk_size=cs, policies=pols, engine=engine,
+        threads=1 if engine == "reference" else threads, started=t0, extra=extra)),)
+    if keep:
+        blocks = [b for batch in cons_list(cells) for b in batch]
+        block = np.concatenate(blocks) if blocks else np.zeros(
+            (0, 2 + kp.N_OUT + 2 + width), np.int64)
+        got += (_rows_frame(v, block),)
+    if records:  # a chunk cut short by Ctrl-C may have recorded hands that are not counted
+        got += (recs[:run.done],)
+    return got if len(got) > 1 else got[0]
+
+
+def _add_batch(state: tuple, got: tuple) -> tuple:
+    """A finished batch joined to the run's aggregate as a new one (``runs.run_batches``)."""
+    sums, blocks = got
+    return state[0].merged(sums), (blocks, state[1]) if blocks else state[1]
+
+
+def _numba_run(v: Variant, n: int, seed: int, cs: int, pols: list, threads: int | None,
+               keep: int, progress: bool | None):
+    """``simulate_hands`` on ``kernels.play``: batches of 2 × threads chunks in parallel,
+    each chunk's rows settled and added in chunk order (``runs.run_batches``)."""
+    import numba
+
+    from ..kernels import play as kp
+
     codes = np.array([kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols],
                      np.int64)
     th = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
     if th < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    seats = v.layout.players
+
+    def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
+        keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
+        out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
+        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+        sums, blocks = _Sums(seats), []
+        for c in range(k):  # chunk order: sums are exact and thread-independent
+            pay, units = _add_rows(v, out[c, : sizes[c]], sums)
+            if keep and sizes[c]:
+                j = min(keep, int(sizes[c]))
+                blocks.append(_sample_block(first + c, cs, out[c, :j], pay[:j], units[:j]))
+        return sums, blocks
+
     old = numba.get_num_threads()
     numba.set_num_threads(min(th, numba.config.NUMBA_NUM_THREADS))
     try:
-        batch = 2 * numba.get_num_threads()
-        for first in range(0, m, batch):
-            k = min(batch, m - first)
-            keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
-            out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-            kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
-            for c in range(k):  # chunk order: sums are exact and thread-independent
-                pay, units = _add_rows(v, out[c, : sizes[c]], sums)
-                if keep and sizes[c]:
-                    j = min(keep, int(sizes[c]))
-                    samples.append(_sample_block(first + c, cs, out[c, :j], pay[:j],
-                                                 units[:j]))
+        return run_batches(n, cs, 2 * numba.get_num_threads(), work, _add_batch,
+                           (_Sums(seats), None), unit="hand", desc=v.key, progress=progress,
+                           kernels=(kp.play_chunks,))
     finally:
         numba.set_num_threads(old)
-    recs.extend(kernel_records(v, seed, cs, pols, n_rec))
-    return result()

@@ -33,7 +33,6 @@ import dataclasses
 import os
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -42,17 +41,16 @@ from numba import njit
 from ..chunks import check_count, check_seed, chunk_keys
 from ..kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from ..kernels.rng import deal_state
-from ..report import DEFAULT_SEED, Report, check_per, header, metric_view
+from ..report import DEFAULT_SEED
+from ..runs import cons_list, run_batches
 from ..settle import HandResult, card_counts, settle_counts
-from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
+from .match_result import MatchResult, summarize
 from .policies import POLICIES, as_policy, is_named
 
 GOALS = ("hands", "hu100", "yinghuzi")
 YINGHUZI = (3, 50, 15)  # wins in a run, 胡 they must reach, 胡 of the run's first win (seed 000 ⑷)
-SCHEMA = {"variant": pl.String, "metric": pl.String, "player": pl.Int64, "count": pl.Int64,
-          "n": pl.Int64, "rate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
-          "mean": pl.Float64, "se": pl.Float64}
+MATCH_BATCH = 1  # matches per batch: a match takes milliseconds, Ctrl-C keeps every one
 
 
 class EndRule:
@@ -217,100 +215,6 @@ def _run(v: Variant, seed: int, m: int, goal: str, hands: int, target: int, pols
     return row
 
 
-@dataclass
-class MatchResult:
-    """``simulate_matches`` output: ``matches`` (one row per match: ``match, first_dealer,
-    hands, ended`` (goal reached within ``max_hands``), ``winner`` (player, -1 none),
-    ``huangzhuang`` (荒庄 hands), ``dealer_changes``, ``total_pK`` (final points in the
-    variant's unit; they sum to 0), ``wins_pK``, ``huxi_pK`` (胡息 of won hands); with a
-    数信 sitter there are four players, the dealer's opposite sitting out each hand),
-    ``summary`` (``metric, player, count, n, rate, ci_low, ci_high`` Wilson 95%,
-    ``mean, se``) and the run's identity for the Parquet metadata."""
-
-    variant: str
-    rules_hash: str
-    seed: int
-    n: int
-    goal: str
-    hands: int
-    target: int
-    policies: tuple[str, ...]
-    engine: str
-    first_dealer: str
-    max_hands: int
-    matches: pl.DataFrame
-    summary: pl.DataFrame
-    threshold: int | None = None  # the variant's 起胡 threshold (胡息)
-    seconds: float | None = None
-
-    def report(self, per: int | None = None) -> Report:
-        """What ``zipai-sim match`` prints: the header line (variant, rules hash, threshold,
-        seed, matches, goal, policies, first dealer, seconds) and the summary with shares in %
-        (``per``: 10000, 1000, 100 or 1) and Wilson 95% intervals, means ± SE."""
-        goal = {"hands": f"goal {self.hands} hands", "hu100": f"goal {self.target} 胡 from wins",
-                "yinghuzi": "goal 硬胡子 (3 wins, 50 胡)"}[self.goal]
-        extra = [goal, f"first dealer {self.first_dealer}"] + (
-            [f"{self.engine} engine"] if self.engine != "numba" else [])
-        head = header([(self.variant, self.rules_hash)], [self.threshold], seed=self.seed,
-                      n=self.n, unit="matches", policies=self.policies, threads=1,
-                      seconds=self.seconds, extra=extra)
-        return Report(head, metric_view(self.summary, check_per(per)))
-
-    def _repr_html_(self) -> str:
-        return self.report()._repr_html_()
-
-    @property
-    def metadata(self) -> dict[str, str]:
-        """Parquet key-value metadata identifying the run."""
-        from .. import __version__
-
-        return {"variant": self.variant, "rules_hash": self.rules_hash, "seed": str(self.seed),
-                "matches": str(self.n), "goal": self.goal, "hands": str(self.hands),
-                "target": str(self.target), "policies": ",".join(self.policies),
-                "engine": self.engine, "first_dealer": self.first_dealer,
-                "max_hands": str(self.max_hands), "zipai_sim_version": __version__}
-
-    def to_parquet(self, path: str | os.PathLike) -> None:
-        """Write ``matches`` with ``metadata`` atomically (``io.write_parquet``)."""
-        from ..io import write_parquet
-
-        write_parquet(self.matches, path, self.metadata)
-
-
-def _summary(v: Variant, df: pl.DataFrame, players: int) -> pl.DataFrame:
-    """Per player: match wins, final totals, hand wins; per match: hands, dealer changes; per
-    hand: 荒庄. Rates with Wilson 95% intervals, means with their standard error."""
-    n, rows = df.height, []
-    if n == 0:
-        return pl.DataFrame(schema=SCHEMA)
-    hands = int(df["hands"].sum())
-
-    def rate(metric: str, p: int | None, count: int, of: int) -> None:
-        lo, hi = wilson(count, of)
-        rows.append({"variant": v.key, "metric": metric, "player": p, "count": int(count),
-                     "n": of, "rate": count / of, "ci_low": lo, "ci_high": hi, "mean": None,
-                     "se": None})
-
-    def mean(metric: str, p: int | None, col: str) -> None:
-        x = df[col].cast(pl.Float64).to_numpy()
-        mu, se = mean_se(float(x.sum()), float((x * x).sum()), n)
-        rows.append({"variant": v.key, "metric": metric, "player": p, "count": n, "n": n,
-                     "rate": None, "ci_low": None, "ci_high": None, "mean": mu, "se": se})
-
-    mean("hands_per_match", None, "hands")
-    for p in range(players):
-        rate("match_win", p, int((df["winner"] == p).sum()), n)
-    rate("no_winner", None, int((df["winner"] < 0).sum()), n)
-    rate("goal_not_reached", None, int((~df["ended"]).sum()), n)
-    for p in range(players):
-        mean("total", p, f"total_p{p}")
-    for p in range(players):
-        rate("hand_win", p, int(df[f"wins_p{p}"].sum()), hands)
-    rate("huangzhuang_per_hand", None, int(df["huangzhuang"].sum()), hands)
-    mean("dealer_changes_per_match", None, "dealer_changes")
-    return pl.DataFrame(rows, schema=SCHEMA)
-
-
 def _setup(variant, seed, goal, hands, target, policies, engine, first_dealer, max_hands):
     v = load_variant(variant)
     seed = check_seed(seed)
@@ -370,7 +274,8 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
                      seed: int = DEFAULT_SEED, *,
                      goal: str = "hands", hands: int = 8, target: int = 100,
                      policies: str | Sequence[object] = "greedy", engine: str = "numba",
-                     first_dealer: int | str = 0, max_hands: int = 1000) -> MatchResult:
+                     first_dealer: int | str = 0, max_hands: int = 1000,
+                     progress: bool | None = None) -> MatchResult:
     """Play ``matches`` matches of ``variant`` from ``seed`` (module docstring: players, dealer,
     end rules, streams; the default seed is the command line's, 20261129). ``goal``: "hands"
     (``hands`` hands), "hu100" (first to ``target`` 胡息 from wins) or "yinghuzi" (硬胡子, seed
@@ -379,8 +284,11 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
     player (user policy objects with ``engine="reference"``). ``first_dealer``: a player, or
     "rotate" (match ``m`` starts with player ``m % n``). ``engine``: the numba kernel or the
     reference ``Game`` (the same hands, move for move). Returns a ``MatchResult`` (in a
-    notebook it shows as ``zipai-sim match`` prints it). Raises ValueError for bad counts,
-    seeds, goals, policies, engines or dealers; VariantError for the variant.
+    notebook it shows as ``zipai-sim match`` prints it). A progress bar (stderr) shows after
+    two seconds, and a note when the kernels are to be compiled, unless ``progress=False``;
+    Ctrl-C stops after the match being played and returns the finished ones with
+    ``partial=True`` (``runs.run_batches``). Raises ValueError for bad counts, seeds, goals,
+    policies, engines or dealers; VariantError for the variant.
 
     >>> m = simulate_matches("hunan-hengyang", 3, seed=1, goal="yinghuzi")  # 硬胡子 3把50胡
     >>> m.matches.select("match", "hands", "winner").rows()
@@ -390,11 +298,23 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
     v, seed, n, pols, scratch = _setup(variant, seed, goal, hands, target, policies, engine,
                                        first_dealer, max_hands)
     count, cache = check_count(matches, "matches"), {}
-    rows = [_run(v, seed, m, goal, hands, target, pols, engine,
-                 m % n if first_dealer == "rotate" else int(first_dealer), max_hands, scratch,
-                 cache) for m in range(count)]
+
+    def work(first: int, k: int) -> list[dict]:  # a match is a chunk: its own stream
+        return [_run(v, seed, m, goal, hands, target, pols, engine,
+                     m % n if first_dealer == "rotate" else int(first_dealer), max_hands,
+                     scratch, cache) for m in range(first, first + k)]
+
+    def add(cells: tuple | None, got: list[dict]) -> tuple:
+        return (got, cells)  # a new list cell: the old aggregate is left as it was
+
+    from ..kernels import play as kp
+
+    run = run_batches(count, 1, MATCH_BATCH, work, add, None, unit="match", desc=v.key,
+                      progress=progress,
+                      kernels=(kp.play_hand, _deal) if engine == "numba" else ())
+    rows = [r for batch in cons_list(run.state) for r in batch]
     df = pl.DataFrame(rows) if rows else pl.DataFrame(schema={"match": pl.Int64})
     names = tuple(x if isinstance(x, str) else type(x).__name__ for x in pols)
-    return MatchResult(v.key, v.rules_hash, seed, count, goal, hands, target, names, engine,
-                       str(first_dealer), max_hands, df, _summary(v, df, n), v.win.threshold,
-                       time.perf_counter() - t0)
+    return MatchResult(v.key, v.rules_hash, seed, run.done, goal, hands, target, names, engine,
+                       str(first_dealer), max_hands, df, summarize(v, df, n), v.win.threshold,
+                       time.perf_counter() - t0, count, run.partial)
