@@ -396,6 +396,18 @@ def test_partial_balance_is_written_beside_and_equals_a_run_of_the_hands_done(
     assert rows["deal"].to_list() == [0, 1, 16, 17]  # 2 kept hands of each finished chunk
 
 
+def _assert_sweep_cut_in_run_2(code: int, stdout: str, err: str, out) -> None:
+    """A ``--thresholds 15 20 25`` sweep of 100 hands cut 32 hands into run 2: exit 130, nothing
+    at the requested name, the partial file's metadata and header say which runs were played."""
+    assert code == 130, err
+    assert not out.exists()
+    meta = read_metadata(out.with_name(out.stem + ".partial.parquet"))
+    assert (meta["partial"], meta["n"], meta["n_per_run"], meta["thresholds"]) == (
+        "true", "32", "100,32", "15,20")
+    assert "PARTIAL: run 2 of 3 (guangxi-81 at threshold 20) interrupted after 32 of 100 " \
+           "hands; run 3 not played" in stdout.splitlines()[0]
+
+
 def test_interrupted_balance_sweep_stops_in_the_run_it_reached(tmp_path, capsys, monkeypatch):
     """Run 1 (100 hands: 7 chunks of 16, 4 batches) finishes; Ctrl-C in run 2's second batch:
     run 2 keeps 32 hands, and the header names the run cut short."""
@@ -405,13 +417,7 @@ def test_interrupted_balance_sweep_stops_in_the_run_it_reached(tmp_path, capsys,
     out = tmp_path / "s.parquet"
     code, stdout, err = run(["balance", "--hands", "100", "--threads", "1", "--seed", "6",
                              "--thresholds", "15", "20", "25", "--out", str(out)], capsys)
-    assert code == 130, err
-    assert not out.exists()
-    meta = read_metadata(tmp_path / "s.partial.parquet")
-    assert (meta["partial"], meta["n"], meta["n_per_run"], meta["thresholds"]) == (
-        "true", "32", "100,32", "15,20")
-    assert "PARTIAL: run 2 of 3 (guangxi-81 at threshold 20) interrupted after 32 of 100 " \
-           "hands; run 3 not played" in stdout.splitlines()[0]
+    _assert_sweep_cut_in_run_2(code, stdout, err, out)
     monkeypatch.undo()
     from zipai_sim.variants import load_variant
 
@@ -501,3 +507,63 @@ def test_compile_note_when_the_cache_is_cold(tmp_path, monkeypatch, capsys):
     assert not cold(f)
     compile_note(f)
     assert capsys.readouterr().err == ""
+
+
+# --- table opening and table tenpai: the same run model (runs.run_batches) --------------------
+
+def _opening_interrupt_after(monkeypatch, calls: int, chunk: int = 16) -> None:
+    """As ``_balance_interrupt_after``, for ``opening_records`` (its default chunk size too)."""
+    import zipai_sim.tables.opening as op
+
+    _balance_interrupt_after(monkeypatch, calls, chunk)
+    monkeypatch.setattr(op, "DEFAULT_HAND_CHUNK", chunk)
+
+
+@pytest.mark.parametrize("kind", ["opening", "tenpai"])
+def test_partial_opening_table_is_written_beside_and_equals_a_run_of_the_hands_done(
+        kind, tmp_path, capsys, monkeypatch):
+    from zipai_sim import tables as T
+
+    out, recs = tmp_path / "t.parquet", tmp_path / "r.parquet"
+    out.write_bytes(b"a complete earlier result")
+    recs.write_bytes(b"complete earlier records")
+    _opening_interrupt_after(monkeypatch, 1)
+    code, stdout, err = run(["table", kind, "--hands", "100", "--threads", "1", "--seed", "5",
+                             "--out", str(out), "--records", str(recs)], capsys)
+    assert code == 130, err
+    assert out.read_bytes() == b"a complete earlier result"  # never replaced by a partial
+    assert recs.read_bytes() == b"complete earlier records"
+    part, rpart = tmp_path / "t.partial.parquet", tmp_path / "r.partial.parquet"
+    # one batch of 2 chunks × 16 hands finished before the interrupt
+    for meta in (read_metadata(part), read_metadata(rpart)):
+        assert (meta["partial"], meta["n"], meta["n_requested"]) == ("true", "32", "100")
+    head = stdout.splitlines()[0]
+    assert "PARTIAL: interrupted after 32 of 100 hands" in head and ", 32 hands," in head
+    assert f"wrote {part} (partial: 32 of 100 hands)" in stdout
+    assert stdout.index("| variant") < stdout.index("wrote")  # figures first
+    # the first 32 hands of a run are the same hands: an uninterrupted run of exactly them
+    monkeypatch.undo()
+    whole = T.opening_records("guangxi-81", 32, seed=5, chunk_size=16, threads=1,
+                              progress=False)
+    assert whole.run["n"] == 32 and "extra" not in whole.run
+    assert pl.read_parquet(rpart).equals(pl.DataFrame(whole))
+    table = T.opening_table(whole) if kind == "opening" else T.tenpai_table(whole)
+    assert pl.read_parquet(part).equals(pl.DataFrame(table))
+
+
+def test_interrupted_opening_sweep_stops_in_the_run_it_reached(tmp_path, capsys, monkeypatch):
+    """Run 1 (100 hands: 7 chunks of 16, 4 batches) finishes; Ctrl-C in run 2's second batch:
+    run 2 keeps 32 hands, the header names the run cut short, run 3 is not played."""
+    from zipai_sim import tables as T
+    from zipai_sim.variants import load_variant
+
+    _opening_interrupt_after(monkeypatch, 5)
+    out = tmp_path / "s.parquet"
+    code, stdout, err = run(["table", "opening", "--hands", "100", "--threads", "1", "--seed",
+                             "6", "--thresholds", "15", "20", "25", "--out", str(out)], capsys)
+    _assert_sweep_cut_in_run_2(code, stdout, err, out)
+    monkeypatch.undo()
+    v = load_variant("guangxi-81").with_threshold(20)
+    got = pl.read_parquet(tmp_path / "s.partial.parquet").filter(threshold=20)
+    want = T.opening_table(T.opening_records(v, 32, seed=6, chunk_size=16, progress=False))
+    assert got.equals(pl.DataFrame(want))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from .cli_bounds import CliError, at_least_one
-from .cli_outputs import check_out, distinct_outputs, save
+from .cli_outputs import check_out, distinct_outputs, partial_path, save
 from .report import check_per
 
 
@@ -33,7 +33,7 @@ def cmd_table(a: argparse.Namespace) -> int:
         check_out(a.out)
     per = check_per(a.per, "--per")
     run: dict[str, object] = {}
-    writes = []
+    writes, partial, done = [], False, 0
     if a.kind == "deal":
         at_least_one(a.deals, "--deals")
         check_count(a.deals, "--deals")
@@ -62,16 +62,27 @@ def cmd_table(a: argparse.Namespace) -> int:
                   "hands of records", len(runs))
         from .report import combine
 
-        rec = combine([T.opening_records(v, a.hands, a.seed, a.policy, threads=a.threads)
-                       for v in runs], show=False)
-        run = {"n": a.hands, "seed": a.seed, "policies": a.policy}
+        got = []
+        for v in runs:  # runs.run_batches: Ctrl-C keeps the finished batches of the run
+            got.append(T.opening_records(v, a.hands, a.seed, a.policy, threads=a.threads))
+            if got[-1].run["n"] < a.hands:  # cut short: keep what finished, start no more
+                break
+        rec = combine(got, show=False)
+        done = got[-1].run["n"]
+        partial = done < a.hands
+        run = {"n": done, "n_requested": a.hands, "partial": str(partial).lower(),
+               "seed": a.seed, "policies": a.policy}
+        if partial and len(runs) > 1:  # the header must name the run cut short
+            rec.run["extra"] = [_cut_short(runs, len(got), done, a.hands)]
+            run["n_per_run"] = [a.hands] * (len(got) - 1) + [done]
         if a.kind == "opening":
             df = T.opening_table(rec, by=a.by, bins=_bins(a.bin))
         else:
             df = T.tenpai_table(rec, by=a.by, step=a.step)
-        if a.records is not None:
-            writes.append((rec, a.records, T.table_metadata(rec, "opening_records", **run),
-                           f" ({rec.height:,} seat-hands)"))
+        if a.records is not None:  # a partial run beside the name, never over it
+            writes.append((rec, partial_path(a.records) if partial else a.records,
+                           T.table_metadata(rec, "opening_records", **run),
+                           f" ({'partial: ' if partial else ''}{rec.height:,} seat-hands)"))
     elif a.kind == "waits":
         B.time_cap(a.sims, B.MAX_SIMS, "--sims", "draws of the model", cores="one core")
         B.time_cap(a.play, B.MAX_PLAY, "--play", "hands played", cores="one core")
@@ -92,6 +103,19 @@ def cmd_table(a: argparse.Namespace) -> int:
                                  start=a.start, threads=a.threads)
         run = {"chunk_size": None}
     print(df.report(per).text(as_markdown=a.markdown))
-    if a.out is not None:
-        writes.append((df, a.out, T.table_metadata(df, a.kind, **run), ""))
-    return 0 if save(writes) else 2
+    if a.out is not None:  # a partial run beside the requested name: that holds complete runs
+        writes.append((df, partial_path(a.out) if partial else a.out,
+                       T.table_metadata(df, a.kind, **run),
+                       f" (partial: {done:,} of {a.hands:,} hands)" if partial else ""))
+    if not save(writes):
+        return 2
+    return 130 if partial else 0
+
+
+def _cut_short(runs: list, played: int, done: int, hands: int) -> str:
+    """The header's note on a sweep that Ctrl-C stopped in run ``played`` (as ``balance``)."""
+    v, left = runs[played - 1], len(runs) - played
+    return (f"PARTIAL: run {played} of {len(runs)} ({v.key} at threshold {v.win.threshold}) "
+            f"interrupted after {done:,} of {hands:,} hands"
+            + ("" if not left else f"; run {len(runs)} not played" if left == 1
+               else f"; runs {played + 1}–{len(runs)} not played"))

@@ -18,10 +18,11 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
+from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from ..kernels import features as kf
 from ..play.balance import DEFAULT_HAND_CHUNK, settle_outcomes
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
+from ..runs import cons_list, run_batches
 from ..stats import mean_se
 from ..variants import Variant, load_variant
 from ._util import with_wilson
@@ -59,7 +60,7 @@ def _settle(v: Variant, rows: np.ndarray) -> np.ndarray:
 
 def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
                     policies: str | Sequence[str] = "greedy", chunk_size: int | None = None,
-                    threads: int | None = None) -> pl.DataFrame:
+                    threads: int | None = None, progress: bool | None = None) -> pl.DataFrame:
     """Play and settle ``n`` hands; one row per hand and seat with the seat's opening features
     and what became of the hand.
 
@@ -79,8 +80,14 @@ def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
 
     The hands are those ``simulate_hands(variant, n, seed, policies)`` plays (same chunk size,
     default 4096), so win counts and mean scores agree with its balance table. ``policies``:
-    "greedy" or "random" for every seat, or one per seat. Raises ValueError for bad counts,
-    seeds, policies or threads; VariantError for an unknown variant.
+    "greedy" or "random" for every seat, or one per seat.
+
+    A progress bar (stderr) appears after two seconds, and a note when the kernels are to be
+    compiled, unless ``progress=False``. Ctrl-C stops at the next batch of chunks
+    (``runs.run_batches``): the records of the finished hands are returned, their header says
+    ``PARTIAL`` and ``records.run["n"]`` is the hands done (the first ``n`` hands of the run).
+    Raises ValueError for bad counts, seeds, policies or threads; VariantError for an unknown
+    variant.
     """
     from ..kernels import play as kp
 
@@ -94,31 +101,35 @@ def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
                                 or threads < 1):
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
     P = v.params
-    m = n_chunks(n, cs)
-    outs, feats, probs = [], [], []
+
+    def work(first: int, k: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
+        width = int(sizes.max())
+        out = np.zeros((k, width, kp.N_OUT), np.int64)
+        kp.play_chunks(keys, sizes, P, int(v.win.choupai_win), codes, out)
+        f = np.zeros((k, width, seats, kf.N_FEAT), np.int64)
+        pr = np.zeros((k, width, seats), np.float64)
+        kf.features_chunks(keys, sizes, P, f, pr)
+        # chunk order: deal i is row i
+        return [(out[c, : sizes[c]], f[c, : sizes[c]], pr[c, : sizes[c]]) for c in range(k)]
+
     old = numba.get_num_threads()
     numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS,
                               numba.config.NUMBA_NUM_THREADS))
-    try:
-        batch = 2 * numba.get_num_threads()
-        for first in range(0, m, batch):
-            k = min(batch, m - first)
-            keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
-            width = int(sizes.max())
-            out = np.zeros((k, width, kp.N_OUT), np.int64)
-            kp.play_chunks(keys, sizes, P, int(v.win.choupai_win), codes, out)
-            f = np.zeros((k, width, seats, kf.N_FEAT), np.int64)
-            pr = np.zeros((k, width, seats), np.float64)
-            kf.features_chunks(keys, sizes, P, f, pr)
-            for c in range(k):  # chunk order: deal i is row i
-                outs.append(out[c, : sizes[c]])
-                feats.append(f[c, : sizes[c]])
-                probs.append(pr[c, : sizes[c]])
+    try:  # a new aggregate per batch (runs.run_batches): Ctrl-C keeps the finished batches
+        got = run_batches(n, cs, 2 * numba.get_num_threads(), work,
+                          lambda cells, batch: (batch, cells), None, unit="hand", desc=v.key,
+                          progress=progress, kernels=(kp.play_chunks, kf.features_chunks))
     finally:
         numba.set_num_threads(old)
-    run = run_fields(v, seed=seed, n=n, unit="hands", chunk_size=cs, policies=policies,
-                     threads=threads, started=t0)
-    return ReportFrame.wrap(_records(v, outs, feats, probs, n), run, show=False)
+    chunks = [c for batch in cons_list(got.state) for c in batch]
+    outs, feats, probs = ([c[i] for c in chunks] for i in range(3))
+    # a partial run says so in its header, with n = the hands done (as simulate_hands does)
+    extra = {"extra": [f"PARTIAL: interrupted after {got.done:,} of {n:,} hands"]} \
+        if got.partial else {}
+    run = run_fields(v, seed=seed, n=got.done, unit="hands", chunk_size=cs, policies=policies,
+                     threads=threads, started=t0, **extra)
+    return ReportFrame.wrap(_records(v, outs, feats, probs, got.done), run, show=False)
 
 
 def _records(v: Variant, outs: list, feats: list, probs: list, n: int) -> pl.DataFrame:
