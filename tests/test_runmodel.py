@@ -228,21 +228,26 @@ def test_exact_out_and_checkpoint_on_one_path(tmp_path, capsys, monkeypatch):
 
 # --- a partial run never replaces a complete one ----------------------------------------------
 
-def _interrupt_after(monkeypatch, calls: int) -> None:
-    """Ctrl-C during the kernel call after ``calls`` finished ones (as SIGINT lands between
-    two batches): the chunks done so far are kept."""
-    import zipai_sim.simulate as sim
+def _ctrl_c_after(monkeypatch, owner, name: str, calls: int) -> None:
+    """Replace ``owner.name`` by a wrapper that raises KeyboardInterrupt on call ``calls + 1``
+    (as SIGINT lands between two batches): the ``calls`` finished calls are kept."""
+    real, seen = getattr(owner, name), []
 
-    real, seen = sim.ko.analyze_chunks, []
-
-    def analyze(*args):
+    def wrapper(*args, **kw):
         if len(seen) == calls:
             raise KeyboardInterrupt
         seen.append(1)
-        return real(*args)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(owner, name, wrapper)
+
+
+def _interrupt_after(monkeypatch, calls: int) -> None:
+    """Ctrl-C during the deal kernel call after ``calls`` finished ones."""
+    import zipai_sim.simulate as sim
 
     monkeypatch.setattr(sim, "BATCH_DEALS", 1024)  # 4 chunks of 1024 deals a call, 1 thread
-    monkeypatch.setattr(sim.ko, "analyze_chunks", analyze)
+    _ctrl_c_after(monkeypatch, sim.ko, "analyze_chunks", calls)
 
 
 def test_partial_simulate_is_written_beside_a_complete_result(tmp_path, capsys, monkeypatch):
@@ -352,16 +357,8 @@ def _balance_interrupt_after(monkeypatch, calls: int, chunk: int = 16) -> None:
     import zipai_sim.play.balance as bal
     from zipai_sim.kernels import play as kp
 
-    real, seen = kp.play_chunks, []
-
-    def play(*args):
-        if len(seen) == calls:
-            raise KeyboardInterrupt
-        seen.append(1)
-        return real(*args)
-
     monkeypatch.setattr(bal, "DEFAULT_HAND_CHUNK", chunk)  # the CLI's chunk and --rows bound
-    monkeypatch.setattr(kp, "play_chunks", play)
+    _ctrl_c_after(monkeypatch, kp, "play_chunks", calls)
 
 
 def _counts(df: pl.DataFrame) -> pl.DataFrame:
@@ -441,17 +438,10 @@ def test_simulate_hands_returns_the_partial_summary(monkeypatch):
 
 
 def _match_interrupt_after(monkeypatch, calls: int) -> None:
+    """Ctrl-C in match ``calls + 1`` (a match is a chunk, and a batch: MATCH_BATCH = 1)."""
     import zipai_sim.play.match as mt
 
-    real, seen = mt._run, []
-
-    def one(*args, **kw):  # a match is a chunk, and a batch (MATCH_BATCH = 1)
-        if len(seen) == calls:
-            raise KeyboardInterrupt
-        seen.append(1)
-        return real(*args, **kw)
-
-    monkeypatch.setattr(mt, "_run", one)
+    _ctrl_c_after(monkeypatch, mt, "_run", calls)
 
 
 def test_partial_match_is_written_beside_and_equals_a_run_of_the_matches_done(

@@ -14,6 +14,7 @@ from .plots_runs import Run, add_footer, footer_space, footer_text, id_cols, wit
 
 
 def new_axes(ax):
+    """``ax``, or the Axes of a new 7 × 4.2 inch figure when ``ax`` is None."""
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -41,16 +42,20 @@ def finish(ax, runs: Sequence[Run], lang: str, unit: str, own: bool):
 
 
 def need(df: pl.DataFrame, cols: Sequence[str], what: str) -> None:
+    """ValueError naming ``what`` and the missing columns unless ``df`` has all ``cols``."""
     missing = [c for c in cols if c not in df.columns]
     if missing:
         raise ValueError(f"{what} needs the column(s) {missing}; got {df.columns}")
 
 
 def errs(rate: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Error-bar extents ``float[2, n]`` (below, above) of rates ``float[n]`` with interval
+    ``[lo, hi]``, never negative (an interval's rounding may put the rate just outside)."""
     return np.vstack([np.clip(rate - lo, 0, None), np.clip(hi - rate, 0, None)])
 
 
 def integer_x(ax) -> None:
+    """Ticks on whole numbers only, for an x axis of integer values (胡息, thresholds)."""
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -83,6 +88,8 @@ def hand_rows(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def metric_rows(df: pl.DataFrame, prefix: str) -> pl.DataFrame | None:
+    """The rows of a metric table (``simulate`` / ``table deal``) whose metric starts with
+    ``prefix``, with ``run_n``; None for a table without a ``metric`` column or such rows."""
     if "metric" not in df.columns:
         return None
     rows = with_run_n(df).filter(pl.col("metric").str.starts_with(prefix))
@@ -90,6 +97,8 @@ def metric_rows(df: pl.DataFrame, prefix: str) -> pl.DataFrame | None:
 
 
 def balance_rows(balance: pl.DataFrame, metric: str) -> pl.DataFrame:
+    """The ``metric`` rows of a balance table (``simulate_hands``); ValueError for a frame that
+    is not one or has no such rows."""
     need(balance, ("variant", "metric", "seat", "rate", "ci_low", "ci_high", "mean", "se"),
           "a balance table (simulate_hands)")
     rows = balance.filter(pl.col("metric") == metric)
@@ -106,6 +115,8 @@ def seat_label(seat: int, sizes: Sequence[int], lang: str) -> str:
 
 
 def pick(part: pl.DataFrame, metric: str, seat: int | None) -> tuple[float, float, float]:
+    """``(rate, ci_low, ci_high)`` of ``metric`` (at ``seat`` if given) in one run's balance
+    rows; NaNs when the run has no such row (a seat its table does not have)."""
     row = part.filter(pl.col("metric") == metric)
     if seat is not None:
         row = row.filter(pl.col("seat") == seat)
@@ -125,10 +136,14 @@ def variant_of(key: str):
 
 
 def unit_of(key: str, lang: str = "en") -> str:
+    """The score unit (舵, 油, 囤, 排, 胡: RULES.md §7.1) of variant ``key`` in ``lang``; "units"
+    when the variant cannot be loaded."""
     v = variant_of(key)
     return unit_name(v.settle.unit if v is not None else "units", lang)
 
 
 def fanxing_enabled(key: str) -> bool:
+    """Whether variant ``key`` plays 翻信 (RULES.md §7.3); True when it cannot be loaded, so a
+    figure shows the rows the file holds."""
     v = variant_of(key)
     return bool(v.fanxing.enabled) if v is not None else True

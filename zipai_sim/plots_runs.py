@@ -44,6 +44,7 @@ class Run:
     label: str = ""
 
     def describe(self) -> str:
+        """The variant key, and ``@threshold`` when the run names one."""
         return self.key + (f" @{self.threshold}" if self.threshold is not None else "")
 
 

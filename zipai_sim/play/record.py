@@ -76,10 +76,14 @@ class HandRecord:
 
     @property
     def header(self) -> dict:
+        """The first event: format version, engine, variant key and rules hash, seed, policies
+        (docs/records.md)."""
         return self.events[0]
 
     @property
     def settlement(self) -> dict:
+        """The last event: the win's units, 翻信 units, 名堂, each seat's payment in the
+        variant's unit (summing to 0) and the next dealer (RULES.md §7, docs/records.md)."""
         return self.events[-1]
 
     def moves(self) -> list[tuple[int, dict]]:
@@ -102,6 +106,7 @@ class HandRecord:
         return [k for h in hands for k in h] + [lz] + parse_cards(d["stock"])
 
     def to_jsonl(self) -> str:
+        """The record as JSON lines, one compact event a line, Chinese card names as they are."""
         return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n"
                        for e in self.events)
 
