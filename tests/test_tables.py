@@ -446,6 +446,18 @@ def test_convergence_table_is_one_growing_sample():
         T.convergence_table("guangxi-81", "fanxing_mean", n=100)
 
 
+@pytest.mark.parametrize("metric", ["tianhu", "dihu", "dealer_two_ti"])
+def test_convergence_rows_are_separate_runs_of_their_n(metric):
+    """One run of n read at each point (chunk heads dealt again) equals a fresh simulate_deals
+    of that many deals, at chunk boundaries and inside chunks."""
+    t = T.convergence_table("guangxi-81", metric, n=10_000, seed=4, points=4, start=700,
+                            chunk_size=1000)
+    assert t["n"].to_list() == [700, 1698, 4121, 10000]  # 700 · (10000/700)^(k/3), rounded
+    for m, count in zip(t["n"], t["count"]):
+        fresh = zs.simulate_deals("guangxi-81", m, 4, chunk_size=1000, progress=False)
+        assert count == fresh.summary.filter(metric=metric)["count"][0], m
+
+
 # --- output --------------------------------------------------------------------------------------
 
 def test_markdown_and_parquet_metadata(tmp_path):

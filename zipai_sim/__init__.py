@@ -12,6 +12,7 @@ Importing the package compiles nothing; ``warmup()`` compiles every kernel (cach
 __version__ = "0.1.0"
 
 from .cards import CardError, format_hand, parse_hand
+from .checkpoint import CheckpointError, checkpoint
 from .dealing import Deal, deal
 from .evaluate import Explanation, evaluate_opening, explain, waits
 from .exact import compare as compare_exact
@@ -50,6 +51,7 @@ def warmup() -> None:
 
 __all__ = [
     "CardError",
+    "CheckpointError",
     "Deal",
     "Explanation",
     "HandRecord",
@@ -64,6 +66,7 @@ __all__ = [
     "__version__",
     "arena",
     "calculate",
+    "checkpoint",
     "compare_exact",
     "deal",
     "evaluate_opening",

@@ -11,6 +11,8 @@ import polars as pl
 from .cli_bounds import CliError as _Fail
 from .cli_bounds import at_least_one as _at_least_one
 from .cli_bounds import seed_arg
+from .cli_checkpoint import add_checkpoint, checkpointing
+from .cli_dask import dask_client
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
 from .cli_table import cmd_table
 from .report import DEFAULT_SEED
@@ -46,15 +48,16 @@ def cmd_simulate(a: argparse.Namespace) -> int:
         f"{v.key}-{v.rules_hash[:8]}-seed{a.seed}-n{a.deals}.parquet")
     check_out(path)
     r = simulate_deals(v, a.deals, a.seed, threads=a.threads, chunk_size=cs,
-                       sample_per_chunk=min(a.sample_rows, cs))
+                       sample_per_chunk=min(a.sample_rows, cs), client=a.client)
     print(r.report(per))  # before the write: a failed write still shows the figures
     note = ""
     if r.partial:  # beside the name, never over it: a file under PATH is a complete run
         path = partial_path(path)
         note = f" (partial: {r.n:,} of {r.n_requested:,} deals)"
-    writes = [(r.summary, path, r.metadata, note)]
+    meta = {**r.metadata, "thresholds": str(v.win.threshold)}  # --threshold included
+    writes = [(r.summary, path, meta, note)]
     if a.sample_rows > 0 and r.rows is not None:
-        writes.append((r.rows, rows_path(path), r.metadata, f" ({r.rows.height:,} rows)"))
+        writes.append((r.rows, rows_path(path), meta, f" ({r.rows.height:,} rows)"))
     if not save(writes):
         return 2
     return 130 if r.partial else 0
@@ -141,7 +144,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
     from . import __version__
     from . import cli_bounds as B
     from .chunks import check_count, n_chunks
-    from .play.balance import DEFAULT_HAND_CHUNK, simulate_hands
+    from .play.balance import DEFAULT_HAND_CHUNK, hands_runs
 
     _at_least_one(a.hands, "--hands")
     check_count(a.hands, "--hands")
@@ -167,31 +170,20 @@ def cmd_balance(a: argparse.Namespace) -> int:
     B.mem_cap(a.rows * n_chunks(a.hands, DEFAULT_HAND_CHUNK) * len(runs), B.BYTES_BALANCE_ROW,
               "--rows", "sampled hands (K per chunk)", len(runs))
     per = _per(a)
-    got: list = []
-    for v in runs:
-        got.append(simulate_hands(v, a.hands, a.seed, a.policy, threads=a.threads,
-                                  engine=a.engine, rows=a.rows))
-        done = (got[-1][0] if a.rows else got[-1]).run["n"]
-        if done < a.hands:  # Ctrl-C: keep what finished, start no further run
-            break
+    # every run on the same hands, in lockstep: Ctrl-C stops them all at the same chunk
+    got = hands_runs(runs, a.hands, a.seed, a.policy, threads=a.threads, engine=a.engine,
+                     rows=a.rows, client=a.client)
     from .report import combine
 
     df = combine([g[0] for g in got] if a.rows else got)
+    done = df.run["n"]
     partial = done < a.hands
-    if partial and len(runs) > 1:  # the header must name the run cut short
-        v = runs[len(got) - 1]
-        df.run["extra"] = [x for x in df.run.get("extra", ()) if not x.startswith("PARTIAL")] + [
-            f"PARTIAL: run {len(got)} of {len(runs)} ({v.key} at threshold "
-            f"{v.win.threshold}) interrupted after {done:,} of {a.hands:,} hands"
-            + ("" if len(got) == len(runs) else f"; run {len(runs)} not played"
-               if len(got) + 1 == len(runs) else f"; runs {len(got) + 1}–{len(runs)} not played")]
     print(df.report(per))
-    played = runs[:len(got)]
+    played = runs
     meta = {"variants": ",".join(a.variants), "variant_keys": ",".join(v.key for v in played),
             "rules_hashes": ",".join(v.rules_hash for v in played),
             "thresholds": ",".join(str(v.win.threshold) for v in played), "seed": str(a.seed),
             "hands": str(a.hands), "n": str(done), "n_requested": str(a.hands),
-            "n_per_run": ",".join([str(a.hands)] * (len(got) - 1) + [str(done)]),
             "partial": str(partial).lower(), "chunk_size": str(DEFAULT_HAND_CHUNK),
             "policy": a.policy, "policies": a.policy, "engine": a.engine,
             "zipai_sim_version": __version__}
@@ -200,9 +192,13 @@ def cmd_balance(a: argparse.Namespace) -> int:
         out, note = partial_path(a.out), f" (partial: {done:,} of {a.hands:,} hands)"
         if rows_out is not None:
             rows_out = rows_path(out) if a.rows_out is None else partial_path(rows_out)
-    writes = [(df, out, meta, note)]
+    # rows of several runs: each says its rule set (two may share a key and threshold)
+    from .provenance import with_rules_hash
+
+    hashes = [v.rules_hash for v in played]
+    writes = [(with_rules_hash([g[0] if a.rows else g for g in got], hashes), out, meta, note)]
     if rows_out is not None:  # first K hands of every chunk, every run (RULES.md §9 rows)
-        rows = pl.concat([g[1] for g in got], how="diagonal")
+        rows = with_rules_hash([g[1] for g in got], hashes)
         writes.append((rows, rows_out, {**meta, "rows_per_chunk": str(a.rows)},
                        f" ({rows.height:,} hands)"))
     if not save(writes):
@@ -234,7 +230,7 @@ def cmd_match(a: argparse.Namespace) -> int:
     r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=a.hands,
                          target=100 if a.target is None else a.target, policies=pols,
                          engine=a.engine, first_dealer=first,
-                         max_hands=a.max_hands)
+                         max_hands=a.max_hands, client=a.client)
     print(r.report(per))
     out, note = a.out, ""
     if r.partial and out is not None:  # beside the requested name, never over it
@@ -289,7 +285,7 @@ def cmd_plot(a: argparse.Namespace) -> int:
     ax = plots.PLOTS[a.kind](df, **kw)
     if a.title:
         ax.set_title(a.title)
-    plots.save_figure(ax, a.out)
+    plots.save_figure(ax, a.out, a.from_)  # carrying on the run metadata of the files
     print(f"wrote {a.out}")
     return 0
 
@@ -404,6 +400,7 @@ def _add_table_plot(sub) -> None:
     de.add_argument("--chunk-size", type=int, default=None, metavar="N",
                     help="deals per chunk (default: 65536)")
     common(de)
+    add_checkpoint(de)
     for name, text in (("opening", "P(the seat wins) and mean score by seat and opening "
                         "features, from whole greedy hands"),
                        ("tenpai", "听 at the deal: exact draw-model chance beside greedy play")):
@@ -430,6 +427,7 @@ def _add_table_plot(sub) -> None:
             q.add_argument("--step", type=float, default=0.1, metavar="P",
                            help="width of the p_draw bands (default: %(default)s)")
         common(q)
+        add_checkpoint(q)
     wa = kinds.add_parser("waits", help="the hand calculator: waits (听), 胡息, chances")
     wa.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
     wa.add_argument("--variant", default="guangxi-81",
@@ -468,6 +466,7 @@ def _add_table_plot(sub) -> None:
     co.add_argument("--start", type=int, default=1000, metavar="N",
                     help="smallest n (default: %(default)s)")
     common(co)
+    add_checkpoint(co)
 
     po = sub.add_parser("plot", help=_doc(cmd_plot), description=cmd_plot.__doc__)
     po.add_argument("kind", choices=sorted(PLOTS), help="which figure")
@@ -522,6 +521,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="keep K per-deal rows per chunk, written to FILE.rows.parquet "
                      "(default: 0)")
     _add_per(sim)
+    add_checkpoint(sim)
     sim.set_defaults(func=cmd_simulate)
     hd = sub.add_parser("hand", help=_doc(cmd_hand), description=cmd_hand.__doc__)
     hd.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
@@ -579,6 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--out", type=Path, default=Path("balance.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
     _add_per(ba)
+    add_checkpoint(ba)
     ba.set_defaults(func=cmd_balance)
     ma = sub.add_parser("match", help=_doc(cmd_match), description=cmd_match.__doc__)
     ma.add_argument("--variant", default="guangxi-81",
@@ -608,6 +609,7 @@ def build_parser() -> argparse.ArgumentParser:
     ma.add_argument("--out", type=Path, default=None, metavar="FILE",
                     help="Parquet file for the per-match rows (default: none)")
     _add_per(ma)
+    add_checkpoint(ma)
     ma.set_defaults(func=cmd_match)
     _add_table_plot(sub)
     from .cli_arena import add_arena
@@ -644,10 +646,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         from .cli_bounds import check_variant_files
+        from .cli_lock import output_locks
+        from .provenance import command_line
 
         for flag in ("--variant", "--variants"):  # a FIFO or /dev/zero: refused, never read
             check_variant_files(flag, getattr(a, flag[2:], None))
-        return a.func(a)
+        # every file written records this command line; each output is locked while it runs
+        words = ["zipai-sim", *(sys.argv[1:] if argv is None else argv)]
+        with command_line(words), output_locks(), checkpointing(a) as code, dask_client(a):
+            code.append(a.func(a))  # 130 (interrupted): checkpointing says how to resume
+            return code[0]
     except BrokenPipeError:  # e.g. piped into head: the reader left, nothing to report
         sys.stderr.close()
         return 0

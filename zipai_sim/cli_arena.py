@@ -16,7 +16,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
     from . import __version__
     from . import cli_bounds as B
     from .chunks import check_count
-    from .cli_outputs import check_out, save
+    from .cli_outputs import check_out, partial_path, save
     from .play.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
     from .variants import load_variant
 
@@ -34,16 +34,26 @@ def cmd_arena(a: argparse.Namespace) -> int:
     # seats + 1 hands per deck and variant, against balance's cap on played hands
     B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
                f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
-    df = arena(vs, a.challenger, a.baseline, a.decks, a.seed, threads=a.threads)
+    df = arena(vs, a.challenger, a.baseline, a.decks, a.seed, threads=a.threads, progress=None,
+               client=a.client)
     print(df.report())
-    meta = {"command": "arena", "variants": ",".join(keys),
+    done = df.run["n"]
+    partial = done < a.decks
+    meta = {"variants": ",".join(keys),
             "variant_keys": ",".join(v.key for v in vs),
             "rules_hashes": ",".join(v.rules_hash for v in vs),
             "thresholds": ",".join(str(v.win.threshold) for v in vs),
             "challenger": a.challenger, "baseline": a.baseline, "decks": str(a.decks),
-            "n": str(a.decks), "seed": str(a.seed), "chunk_size": str(DEFAULT_ARENA_CHUNK),
-            "engine": "numba", "zipai_sim_version": __version__}
-    return 0 if save([(df, a.out, meta, "")]) else 2
+            "n": str(done), "n_requested": str(a.decks), "partial": str(partial).lower(),
+            "seed": str(a.seed), "chunk_size": str(DEFAULT_ARENA_CHUNK),
+            "policies": f"{a.challenger},{a.baseline}", "engine": "numba",
+            "zipai_sim_version": __version__}
+    out, note = a.out, ""
+    if partial:  # beside the requested name, never over it
+        out, note = partial_path(a.out), f" (partial: {done:,} of {a.decks:,} decks)"
+    if not save([(df, out, meta, note)]):
+        return 2
+    return 130 if partial else 0
 
 
 def add_arena(sub, doc) -> None:
@@ -67,4 +77,7 @@ def add_arena(sub, doc) -> None:
                     help="threads (default: all cores); the result does not depend on it")
     ar.add_argument("--out", type=Path, default=Path("arena.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
+    from .cli_checkpoint import add_checkpoint
+
+    add_checkpoint(ar)
     ar.set_defaults(func=cmd_arena)

@@ -27,13 +27,13 @@ from collections.abc import Iterable
 MAX_CLI_SEED = (1 << 64) - 1
 
 #: time caps (see the module docstring): the whole command, all variants and thresholds
-MAX_DEALS = 10**13         # simulate, table deal, table convergence (summed over its points)
+MAX_DEALS = 10**13         # simulate, table deal (summed over its runs), table convergence
 MAX_HANDS = 5 * 10**10     # balance, table opening/tenpai (played hands)
 MAX_MATCHES = 5 * 10**7    # match (one core, ~750 matches of 8 hands a second)
 MAX_MATCH_HANDS = 10**4    # match --hands, --max-hands: hands in one match
 MAX_SIMS = 5 * 10**10      # table waits --sims (numpy, one core, ~9×10⁵/s)
 MAX_PLAY = 5 * 10**8       # table waits --play (one core, ~5×10³ hands/s)
-MAX_POINTS = 100           # table convergence --points: each point deals its n afresh
+MAX_POINTS = 100           # table convergence --points: rows of a figure, not a data dump
 
 #: bytes per kept item, generous (peak while built, copies included), for the memory caps
 BYTES_RECORD_HAND = 2048   # table opening/tenpai: kernel rows, features, the records frame

@@ -16,11 +16,13 @@ from pathlib import Path
 import polars as pl
 
 from .cli_bounds import CliError
+from .cli_lock import lock_output
 
 
 def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
     """Refuse an output path that cannot be written or whose suffix is not one of ``suffixes``,
-    before any work is done."""
+    before any work is done, and lock it for this command (``cli_lock``: a second run on the
+    same path is refused)."""
     if str(path) in ("", "."):
         raise CliError("--out needs a file name")
     if path.suffix.lower() not in suffixes:
@@ -32,6 +34,7 @@ def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
         raise CliError(f"cannot write {path}: {folder} is not a folder")
     if not os.access(folder, os.W_OK):
         raise CliError(f"cannot write {path}: folder {folder} is not writable")
+    lock_output(path)
 
 
 def partial_path(path: Path) -> Path:

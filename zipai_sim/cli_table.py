@@ -7,6 +7,7 @@ import argparse
 
 from .cli_bounds import CliError, at_least_one
 from .cli_outputs import check_out, distinct_outputs, partial_path, save
+from .provenance import with_rules_hash
 from .report import check_per
 
 
@@ -33,7 +34,7 @@ def cmd_table(a: argparse.Namespace) -> int:
         check_out(a.out)
     per = check_per(a.per, "--per")
     run: dict[str, object] = {}
-    writes, partial, done = [], False, 0
+    writes, partial, done, requested = [], False, 0, 0
     if a.kind == "deal":
         at_least_one(a.deals, "--deals")
         check_count(a.deals, "--deals")
@@ -46,8 +47,11 @@ def cmd_table(a: argparse.Namespace) -> int:
         B.time_cap(a.deals * runs, B.MAX_DEALS, "--deals", "deals", runs)
         df = T.deal_table(vs, a.deals, a.seed, thresholds=ths,
                           metrics=None if a.all_metrics else T.DEAL_METRICS,
-                          chunk_size=a.chunk_size, threads=a.threads)
-        run = {"n": a.deals, "chunk_size": a.chunk_size}
+                          chunk_size=a.chunk_size, threads=a.threads, progress=None,
+                          client=a.client)
+        done, partial, requested = df.run["n"], df.run["partial"], a.deals
+        run = {"n": done, "n_requested": a.deals, "partial": str(partial).lower(),
+               "chunk_size": df.run["chunk_size"]}
     elif a.kind in ("opening", "tenpai"):
         at_least_one(a.hands, "--hands")
         check_count(a.hands, "--hands")
@@ -60,25 +64,24 @@ def cmd_table(a: argparse.Namespace) -> int:
         B.time_cap(a.hands * len(runs), B.MAX_HANDS, "--hands", "hands", len(runs))
         B.mem_cap(a.hands * len(runs), B.BYTES_RECORD_HAND, "--hands",
                   "hands of records", len(runs))
-        from .report import combine
+        from .report import ReportFrame, combine
 
-        got = []
-        for v in runs:  # runs.run_batches: Ctrl-C keeps the finished batches of the run
-            got.append(T.opening_records(v, a.hands, a.seed, a.policy, threads=a.threads))
-            if got[-1].run["n"] < a.hands:  # cut short: keep what finished, start no more
-                break
+        # every run on the same hands, in lockstep: Ctrl-C stops them at the same chunk
+        got = T.opening_runs(runs, a.hands, a.seed, a.policy, threads=a.threads,
+                             client=a.client)
         rec = combine(got, show=False)
-        done = got[-1].run["n"]
+        # rows of several runs: each says its rule set (two may share a key and threshold)
+        rec = ReportFrame.wrap(with_rules_hash(got, [v.rules_hash for v in runs]), rec.run,
+                               show=False)
+        done, requested = got[0].run["n"], a.hands
         partial = done < a.hands
         run = {"n": done, "n_requested": a.hands, "partial": str(partial).lower(),
-               "seed": a.seed, "policies": a.policy}
-        if partial and len(runs) > 1:  # the header must name the run cut short
-            rec.run["extra"] = [_cut_short(runs, len(got), done, a.hands)]
-            run["n_per_run"] = [a.hands] * (len(got) - 1) + [done]
+               "seed": a.seed, "policies": a.policy, "engine": "numba"}
+        by = ["rules_hash", *(c for c in a.by if c != "rules_hash")]  # runs stay apart
         if a.kind == "opening":
-            df = T.opening_table(rec, by=a.by, bins=_bins(a.bin))
+            df = T.opening_table(rec, by=by, bins=_bins(a.bin))
         else:
-            df = T.tenpai_table(rec, by=a.by, step=a.step)
+            df = T.tenpai_table(rec, by=by, step=a.step)
         if a.records is not None:  # a partial run beside the name, never over it
             writes.append((rec, partial_path(a.records) if partial else a.records,
                            T.table_metadata(rec, "opening_records", **run),
@@ -90,32 +93,29 @@ def cmd_table(a: argparse.Namespace) -> int:
                          seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
                          play=a.play, seat=a.seat, seed=a.seed)
         run = {"hand": a.text, "variant": a.variant, "seed": a.seed, "sims": a.sims,
-               "play": a.play, "melds": ";".join(a.meld or []) or None}
+               "play": a.play, "melds": ";".join(a.meld or []) or None, "n": a.sims,
+               "n_requested": a.sims, "partial": "false",
+               "policies": "greedy" if a.play else None, "engine": "numba" if a.play else None}
     else:
         at_least_one(a.deals, "--deals")
         check_count(a.deals, "--deals")
         if not 1 <= a.points <= B.MAX_POINTS:
-            raise CliError(f"--points must be in 1..{B.MAX_POINTS} (each value of n deals its "
-                        f"n afresh), got {a.points}")
-        ns = T.convergence_points(a.deals, a.points, a.start)
-        B.time_cap(sum(ns), B.MAX_DEALS, "--deals", "deals over all --points")
+            raise CliError(f"--points must be in 1..{B.MAX_POINTS}, got {a.points}")
+        B.time_cap(a.deals, B.MAX_DEALS, "--deals", "deals")
         df = T.convergence_table(a.variant, a.metric, a.deals, a.seed, points=a.points,
-                                 start=a.start, threads=a.threads)
-        run = {"chunk_size": None}
+                                 start=a.start, threads=a.threads, progress=None,
+                                 client=a.client)
+        done, partial, requested = df.run["n"], df.run["partial"], a.deals
+        run = {"n": done, "n_requested": a.deals, "partial": str(partial).lower(),
+               "chunk_size": df.run["chunk_size"]}
     print(df.report(per).text(as_markdown=a.markdown))
     if a.out is not None:  # a partial run beside the requested name: that holds complete runs
         writes.append((df, partial_path(a.out) if partial else a.out,
                        T.table_metadata(df, a.kind, **run),
-                       f" (partial: {done:,} of {a.hands:,} hands)" if partial else ""))
+                       f" (partial: {done:,} of {requested:,} "
+                       f"{'deals' if a.kind in ('deal', 'convergence') else 'hands'})"
+                       if partial else ""))
     if not save(writes):
         return 2
     return 130 if partial else 0
 
-
-def _cut_short(runs: list, played: int, done: int, hands: int) -> str:
-    """The header's note on a sweep that Ctrl-C stopped in run ``played`` (as ``balance``)."""
-    v, left = runs[played - 1], len(runs) - played
-    return (f"PARTIAL: run {played} of {len(runs)} ({v.key} at threshold {v.win.threshold}) "
-            f"interrupted after {done:,} of {hands:,} hands"
-            + ("" if not left else f"; run {len(runs)} not played" if left == 1
-               else f"; runs {played + 1}–{len(runs)} not played"))

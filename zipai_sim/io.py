@@ -57,14 +57,19 @@ def _replace_with(path: str, write: Callable[[str], None]) -> None:
 
 def write_parquet(df: pl.DataFrame, path: str | os.PathLike, metadata: dict[str, str],
                   keep: bool = False) -> None:
-    """Write ``df`` to ``path`` with key-value ``metadata``. The file appears under its name only
-    once complete. Raises OSError (e.g. PermissionError, FileNotFoundError) naming the path.
+    """Write ``df`` to ``path`` with key-value ``metadata``, over the keys every file carries
+    (``provenance.common_metadata``: the command line, zipai_sim and numba versions). The file
+    appears under its name only once complete. Raises OSError (e.g. PermissionError,
+    FileNotFoundError) naming the path.
 
     ``keep=True``: a result that took long to compute is not lost when its write fails (the
     folder made read-only or removed during the run, a full disk): it is written to a new file
     in the system's temporary folder instead, and KeptError (an OSError) names both paths.
     """
+    from .provenance import common_metadata
+
     path = os.fspath(path)
+    metadata = {**common_metadata(), **metadata}
     try:
         _write_atomic(df, path, metadata)
     except OSError as exc:

@@ -59,7 +59,14 @@ from .plots_draw import (
     unit_of,
 )
 from .plots_labels import check_lang, metric_name, text
-from .plots_runs import id_cols, label_runs, load_result, save_figure, split_runs
+from .plots_runs import (
+    id_cols,
+    label_runs,
+    load_result,
+    read_figure_metadata,
+    save_figure,
+    split_runs,
+)
 
 __all__ = [
     "PLOTS",
@@ -71,6 +78,7 @@ __all__ = [
     "plot_score_distribution",
     "plot_seat_shares",
     "plot_tianhu_threshold",
+    "read_figure_metadata",
     "save_figure",
 ]
 

@@ -30,6 +30,8 @@ def finish(ax, runs: Sequence[Run], lang: str, unit: str, own: bool):
 
     fig = ax.figure
     add_footer(fig, footer_text(runs, lang, unit))
+    # the runs drawn, for the saved file's metadata (plots_runs.figure_run_metadata)
+    fig._zipai_sim_runs = [*getattr(fig, "_zipai_sim_runs", []), *runs]
     if lang == "zh":
         fam = families(lang)
         for t in fig.findobj(Text):

@@ -127,10 +127,12 @@ def header(variants: Iterable[tuple[str, str]] = (), thresholds: Iterable[int] =
            seed: int | None = None, n: int | None = None, unit: str = "deals",
            chunk_size: int | None = None, policies: str | Sequence[str] | None = None,
            threads: int | None = None, seconds: float | None = None,
-           extra: Iterable[str] = ()) -> str:
+           extra: Iterable[str] = (), partial: bool = False,
+           n_requested: int | None = None) -> str:
     """The one-line header of a run: ``variants`` as (key, rules hash) or keys, ``thresholds``,
     ``seed``, ``n`` ``unit`` (deals, hands, matches), ``chunk_size``, ``policies`` (one name or
-    one per seat), ``threads``, ``seconds``, then ``extra`` phrases; None fields are left out."""
+    one per seat), ``threads``, ``seconds``, then ``extra`` phrases; None fields are left out.
+    ``partial``: Ctrl-C stopped the run after ``n`` of ``n_requested`` (said last)."""
     vs = [(v, "") if isinstance(v, str) else tuple(v) for v in variants]
     ts = list(thresholds)
     ths = list(dict.fromkeys(t for t in ts if t is not None))
@@ -161,6 +163,8 @@ def header(variants: Iterable[tuple[str, str]] = (), thresholds: Iterable[int] =
         parts.append(f"{threads} thread{'s' * (threads != 1)}")
     if seconds is not None:
         parts.append(f"{seconds:.1f} s")
+    if partial:
+        extra = [*extra, f"PARTIAL: interrupted after {n or 0:,} of {n_requested or 0:,} {unit}"]
     for x in extra:  # a phrase in parentheses qualifies the one before it
         if x.startswith("(") and parts:
             parts[-1] += " " + x

@@ -19,7 +19,8 @@ name and exits 130.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -70,30 +71,116 @@ def compile_note(*kernels: object, progress: bool | None = None) -> None:
 
 def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], T],
                 add: Callable[[S, T], S], state: S, *, unit: str = "deal", desc: str = "",
-                progress: bool | None = None, kernels: tuple[object, ...] = ()) -> Run[S]:
+                progress: bool | None = None, kernels: tuple[object, ...] = (),
+                identity: dict[str, object] | None = None, client: object = None) -> Run[S]:
     """Run the ``n`` items (``chunk_size`` per chunk) in batches of ``batch`` chunks, folding
     each into ``state`` with ``add`` (which must return a new aggregate, leaving ``state`` as it
     was). A tqdm bar on stderr shows after two seconds unless ``progress=False``; ``kernels``
     are the numba dispatchers the work calls, for ``compile_note``. Ctrl-C stops at the next
-    batch boundary: the result holds the finished batches, ``partial = True``."""
+    batch boundary: the result holds the finished batches, ``partial = True``.
+
+    Inside a ``checkpoint.checkpoint`` block every batch's value is saved as it finishes, and
+    a resumed run folds the saved batches before computing the rest; ``identity`` (what,
+    beside ``n`` and ``chunk_size``, makes the run: variant rules hash, seed, policies …) is
+    recorded and checked. Raises CheckpointError for a checkpoint of another run.
+
+    ``client`` (a ``dask.distributed.Client``): the batches run as tasks on its workers, a few
+    per worker thread in flight, and are folded in chunk order as they arrive, so the result
+    is the local one bit for bit, whatever the number of workers or the completion order."""
+    from .checkpoint import active
+
     chunks = n_chunks(n, chunk_size)
-    compile_note(*kernels, progress=progress)
+    store = active()
+    seg = None if store is None else store.segment(
+        {"unit": unit, "n": n, "chunk_size": chunk_size, **(identity or {})})
     # (aggregate, chunks done, items done): replaced in one assignment, so that an interrupt
     # lands before or after a whole batch
     got = (state, 0, 0)
-    bar = tqdm(total=n, unit=unit, unit_scale=True, delay=2.0, leave=False,
+    if seg is not None and store.resume:
+        for first, k, value in seg.parts():
+            items = int(chunk_sizes(n, chunk_size, first, k).sum())
+            got = (add(got[0], value), first + k, got[2] + items)
+    if got[1] < chunks and client is None:
+        compile_note(*kernels, progress=progress)
+    bar = tqdm(total=n, initial=got[2], unit=unit, unit_scale=True, delay=2.0, leave=False,
                disable=(progress is False), desc=desc or None)
+    ranges = [(c, min(batch, chunks - c)) for c in range(got[1], chunks, batch)]
+    values = _local(work, ranges) if client is None else _on_dask(client, work, ranges)
     try:
-        while got[1] < chunks:
-            k = min(batch, chunks - got[1])
-            items = int(chunk_sizes(n, chunk_size, got[1], k).sum())
-            got = (add(got[0], work(got[1], k)), got[1] + k, got[2] + items)
+        for first, k, value in values:
+            items = int(chunk_sizes(n, chunk_size, first, k).sum())
+            if seg is not None:  # saved before it counts: a part on disk is a finished batch
+                seg.save(first, k, value)
+            got = (add(got[0], value), first + k, got[2] + items)
             bar.update(items)
     except KeyboardInterrupt:
         pass  # partial: got is the last whole batch
     finally:
+        values.close()  # on Dask: the tasks still queued are cancelled
         bar.close()
     return Run(got[0], got[2], got[2] < n)
+
+
+def _local(work: Callable[[int, int], T],
+           ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int, T]]:
+    for first, k in ranges:
+        yield first, k, work(first, k)
+
+
+#: one kernel call at a time in a worker process: numba's default threading layer does not
+#: take parallel calls from two threads at once, and each call uses all the worker's cores
+_KERNEL_LOCK = threading.Lock()
+
+
+def _remote(work: Callable[[int, int], T], first: int, k: int) -> T:
+    with _KERNEL_LOCK:
+        return work(first, k)
+
+
+def _on_dask(client, work: Callable[[int, int], T],
+             ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int, T]]:
+    """``work`` over ``ranges`` as Dask tasks, yielded in chunk order (a finished task waits
+    for those before it); two tasks per worker thread in flight."""
+    from distributed import wait
+
+    window = max(2, 2 * sum(client.nthreads().values()))
+    todo, pending, done = iter(ranges), {}, {}
+    order = [first for first, _ in ranges]
+    sizes = dict(ranges)
+    try:
+        for first in order:
+            while len(pending) < window:
+                nxt = next(todo, None)
+                if nxt is None:
+                    break
+                pending[nxt[0]] = client.submit(_remote, work, *nxt, pure=False)
+            while first not in done:
+                wait(list(pending.values()), return_when="FIRST_COMPLETED")
+                for c in [c for c, f in pending.items() if f.done()]:
+                    done[c] = pending.pop(c).result()  # a task's error is raised here
+            yield first, sizes[first], done.pop(first)
+    finally:
+        if pending:
+            client.cancel(list(pending.values()))
+
+
+def run_parts(n: int, chunk_size: int, batch: int,
+              parts: Sequence[tuple[Callable[[int, int], T], Callable[[S, T], S], S]],
+              **options: object) -> Run[list[S]]:
+    """Several runs over the same chunks in lockstep (``parts``: ``(work, add, state)`` each;
+    ``options`` as ``run_batches``): batch ``b`` of every part, then batch ``b + 1``. A Ctrl-C
+    keeps the same finished chunks in every part, so the parts of a sweep (thresholds,
+    variants, values of n) stay comparable: same decks, same ``n``."""
+    parts = list(parts)
+
+    def work(first: int, k: int) -> list:
+        return [w(first, k) for w, _, _ in parts]
+
+    def add(states: list, got: list) -> list:
+        return [a(s, g) for (_, a, _), s, g in zip(parts, states, got)]
+
+    return run_batches(n, chunk_size, batch, work, add, [s for _, _, s in parts],
+                       **options)  # type: ignore[arg-type]
 
 
 def cons_list(cells: tuple | None) -> list:

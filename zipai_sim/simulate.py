@@ -24,7 +24,7 @@ from . import params as p
 from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from .kernels import opening as ko
 from .report import DEFAULT_SEED, Report, check_per, header, metric_view, sig
-from .runs import cons_list, run_batches
+from .runs import cons_list, run_parts
 from .stats import mean_se, wilson
 from .variants import Variant, load_variant
 
@@ -181,13 +181,16 @@ def _check_threads(threads: object) -> int:
 def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
                    seed: int = DEFAULT_SEED,
                    threads: int | None = None, chunk_size: int | None = None,
-                   sample_per_chunk: int = 0, progress: bool | None = None) -> SimResult:
+                   sample_per_chunk: int = 0, progress: bool | None = None,
+                   client: object = None) -> SimResult:
     """Deal ``n`` hands of ``variant`` and measure 天胡, 地胡, instant wins, two 提 and 翻信.
 
     Reproducible from ``(variant, seed, n, chunk_size)`` (default seed 20261129, as on the
     command line: ``report.DEFAULT_SEED``); identical for any ``threads`` (default: all cores).
     ``sample_per_chunk`` keeps the first deals of each chunk as rows (deal index, 亮张, 天胡
     kind, dealer 胡息, 地胡 seat, 翻信); ``deal(n, variant, seed)`` re-creates their cards.
+    ``client``: a ``dask.distributed.Client`` whose workers deal the chunks (the same result,
+    bit for bit; ``runs.run_batches``).
     A progress bar appears after two seconds unless ``progress=False``. On Ctrl-C the finished
     chunks are returned with ``partial=True``. ``seconds`` times the run itself: the
     first parallel call of a process starts numba's threads (≈ 0.3 s), done before the clock.
@@ -214,10 +217,49 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
     seed = check_seed(seed)
     cs = check_chunk_size(chunk_size)
     sample_per_chunk = check_count(sample_per_chunk, "sample_per_chunk")
-    th = _check_threads(threads)
-    P = v.params
+    return deal_runs([v], n, seed, _check_threads(threads), cs, sample_per_chunk, progress,
+                     client)[0]
+
+
+def deal_runs(variants: list[Variant], n: int, seed: int, threads: int, chunk_size: int,
+              sample_per_chunk: int = 0, progress: bool | None = None,
+              client: object = None) -> list[SimResult]:
+    """``simulate_deals`` of several variants (or thresholds) on the same ``n`` decks, in
+    lockstep (``runs.run_parts``): a Ctrl-C leaves every run with the same finished chunks.
+    Arguments already checked (``simulate_deals`` checks them)."""
+    cs, th = chunk_size, threads
     batch = max(4 * th, BATCH_DEALS // cs)
     k = min(sample_per_chunk, cs)
+    parts = [_deal_part(v, n, seed, cs, k) for v in variants]
+    identity = {"what": "deals", "variants": [v.key for v in variants],
+                "rules_hash": [v.rules_hash for v in variants],
+                "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
+                "sample_per_chunk": k}
+    old_threads = numba.get_num_threads()
+    numba.set_num_threads(th)
+    _start_threads()
+    t0 = time.perf_counter()
+    try:
+        run = run_parts(n, cs, batch, parts, unit="deal",
+                        desc=variants[0].key if len(variants) == 1 else "",
+                        progress=progress, kernels=(ko.analyze_chunks,), identity=identity,
+                        client=client)
+    finally:
+        numba.set_num_threads(old_threads)
+    seconds = time.perf_counter() - t0
+    out = []
+    for v, (counts, hist, cells) in zip(variants, run.state):
+        rows = _rows_frame(cons_list(cells)) if sample_per_chunk else None
+        P = v.params
+        out.append(SimResult(v.key, v.rules_hash, seed, run.done, n, cs, run.partial,
+                             P[p.SEATS], P[p.FANXING] == 1, counts, hist, rows, seconds, th,
+                             v.win.threshold))
+    return out
+
+
+def _deal_part(v: Variant, n: int, seed: int, cs: int, k: int) -> tuple:
+    """``(work, add, state)`` of one variant's deal run (``runs.run_parts``)."""
+    P = v.params
 
     def work(first: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         sizes = chunk_sizes(n, cs, first, m)
@@ -234,23 +276,7 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
         return (state[0] + got[0], state[1] + got[1],
                 state[2] if got[2] is None else (got[2], state[2]))
 
-    old_threads = numba.get_num_threads()
-    numba.set_num_threads(th)
-    _start_threads()
-    t0 = time.perf_counter()
-    try:
-        run = run_batches(n, cs, batch, work, add, (np.zeros(ko.N_COUNTS, np.int64),
-                          np.zeros(ko.HIST, np.int64), None), unit="deal", desc=v.key,
-                          progress=progress, kernels=(ko.analyze_chunks,))
-    finally:
-        numba.set_num_threads(old_threads)
-    counts, hist, cells = run.state
-    samples = cons_list(cells)
-    done, partial = run.done, run.partial
-    rows = _rows_frame(samples) if sample_per_chunk else None
-    return SimResult(v.key, v.rules_hash, seed, done, n, cs, partial, P[p.SEATS],
-                     P[p.FANXING] == 1, counts, hist, rows, time.perf_counter() - t0, th,
-                     v.win.threshold)
+    return work, add, (np.zeros(ko.N_COUNTS, np.int64), np.zeros(ko.HIST, np.int64), None)
 
 
 def _start_threads() -> None:

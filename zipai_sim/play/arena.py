@@ -39,8 +39,10 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes, n_chunks
+from ..checkpoint import register
+from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from ..report import DEFAULT_SEED, Report, ReportFrame, decimals, fixed, header, rate_text, sig
+from ..runs import run_parts
 
 #: arena policies by name → the attribute of ``kernels.play`` holding the policy's code
 KERNEL_POLICIES = {"greedy": "POL_GREEDY", "random": "POL_RANDOM"}
@@ -67,6 +69,7 @@ def _won(rows: np.ndarray, seats: int) -> np.ndarray:
     return won
 
 
+@register
 class _Tally:
     """Exact integer sums of one arena run, merged chunk by chunk in chunk order."""
 
@@ -75,6 +78,13 @@ class _Tally:
         self.d = self.d_sq = 0     # Σ D_j, Σ D_j² (D_j = seats · d_j, an integer)
         self.c = self.b = 0        # Σ seats·C_j, Σ seats·B_j
         self.win_c = self.win_b = 0
+
+    def merged(self, other: _Tally) -> _Tally:
+        """A new tally of both, neither changed (``runs.run_batches``)."""
+        out = _Tally()
+        for name, x in vars(self).items():
+            setattr(out, name, x + getattr(other, name))
+        return out
 
     def add(self, own: np.ndarray, base: np.ndarray, won_c: np.ndarray,
             won_b: np.ndarray) -> None:
@@ -116,12 +126,10 @@ def _row(v, t: _Tally, challenger: str, baseline: str, seed: int, cs: int) -> di
             "win_ci_low_baseline": wb[0], "win_ci_high_baseline": wb[1]}
 
 
-def _play(v, challenger: str, baseline: str, decks: int, seed: int, cs: int) -> _Tally:
-    """Play every deck ``seats + 1`` times on the play kernel, batch by batch of chunks (the
-    caller has set the threads): per batch ``seats + 1`` calls of ``play_chunks`` on the same
-    chunk keys, settled with ``balance.settle_outcomes``."""
-    import numba
-
+def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: int) -> tuple:
+    """``(work, add, state)`` of one variant's arena (``runs.run_parts``): per batch of chunks,
+    ``seats + 1`` calls of ``play_chunks`` on the same chunk keys, settled with
+    ``balance.settle_outcomes`` and tallied in chunk order."""
     from ..kernels import play as kp
     from .balance import settle_outcomes
 
@@ -131,13 +139,10 @@ def _play(v, challenger: str, baseline: str, decks: int, seed: int, cs: int) -> 
     games = [np.full(seats, code_b, np.int64) for _ in range(seats + 1)]
     for s in range(seats):  # game s: the challenger in seat s; game `seats`: all baseline
         games[s][s] = code_c
-    tally = _Tally()
-    m = n_chunks(decks, cs)
-    batch = 2 * numba.get_num_threads()
-    for first in range(0, m, batch):
-        k = min(batch, m - first)
+
+    def work(first: int, k: int) -> _Tally:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(decks, cs, first, k)
-        outs = []
+        outs, tally = [], _Tally()
         for codes in games:
             out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
             kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
@@ -153,11 +158,14 @@ def _play(v, challenger: str, baseline: str, decks: int, seed: int, cs: int) -> 
             rows = outs[seats][c, :size]
             base = settle_outcomes(v, rows)[0][:, :seats].sum(axis=1)
             tally.add(own, base, won_c, _won(rows, seats).sum(axis=1))
-    return tally
+        return tally
+
+    return work, lambda t, got: t.merged(got), _Tally()
 
 
 def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAULT_SEED,
-          threads: int | None = None, chunk_size: int | None = None) -> ReportFrame:
+          threads: int | None = None, chunk_size: int | None = None,
+          progress: bool | None = False, client: object = None) -> ReportFrame:
     """Duplicate match of policy ``challenger`` against ``baseline`` (names in
     ``KERNEL_POLICIES``: "greedy", "random") on ``decks`` decks of ``variant`` (a key, a TOML
     path, a ``Variant``, or a list of them: one row each, on the same decks where the deal
@@ -173,6 +181,10 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     95%). A result depends on ``(variant, challenger, baseline, decks, seed, chunk_size)``
     only, never on ``threads`` (None: all cores). The play kernel plays ``seats + 1`` hands per
     deck: 20,000 decks of a 3-seat variant, greedy against random, take about 6 s on 2 cores.
+    Several variants run in lockstep on the run driver (``runs.run_parts``): ``progress=None``
+    shows a bar, Ctrl-C keeps the decks finished in every variant (the header says PARTIAL,
+    ``decks`` is the decks done), ``checkpoint`` blocks save and resume it, ``client`` (a
+    ``dask.distributed.Client``) plays the batches on its workers with the same result.
     Raises ValueError for a bad policy name, count, seed or thread count; VariantError.
 
     >>> r = arena("guangxi-81", "greedy", "greedy", 50, seed=1)
@@ -199,12 +211,20 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     old = numba.get_num_threads()
     numba.set_num_threads(min(int(th), numba.config.NUMBA_NUM_THREADS))
     try:
-        rows = [_row(v, _play(v, challenger, baseline, decks, seed, cs), challenger, baseline,
-                     seed, cs) for v in vs]
+        got = run_parts(decks, cs, 2 * numba.get_num_threads(),
+                        [_arena_part(v, challenger, baseline, decks, seed, cs) for v in vs],
+                        unit="deck", desc=vs[0].key if len(vs) == 1 else "",
+                        progress=progress, client=client,
+                        identity={"what": "arena", "variants": [v.key for v in vs],
+                                  "rules_hash": [v.rules_hash for v in vs],
+                                  "thresholds": [v.win.threshold for v in vs],
+                                  "seed": str(seed), "policies": [challenger, baseline]})
     finally:
         numba.set_num_threads(old)
+    rows = [_row(v, t, challenger, baseline, seed, cs) for v, t in zip(vs, got.state)]
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
-               thresholds=[v.win.threshold for v in vs], seed=seed, n=decks, unit="decks",
+               thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="decks",
+               partial=got.partial, n_requested=decks,
                chunk_size=cs, threads=min(int(th), numba.config.NUMBA_NUM_THREADS),
                seconds=time.perf_counter() - t0,
                extra=[f"challenger {challenger} vs baseline {baseline}",

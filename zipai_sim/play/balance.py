@@ -20,10 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from ..checkpoint import register
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from ..reference import shuffled_deck
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
-from ..runs import cons_list, run_batches
+from ..runs import cons_list, run_parts
 from ..settle import HOWS, CoWinner, HandResult, settle, settle_counts, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
@@ -39,6 +40,7 @@ SCHEMA = {"variant": pl.String, "metric": pl.String, "seat": pl.Int64, "count": 
           "mean": pl.Float64, "se": pl.Float64, "sd": pl.Float64}
 
 
+@register
 @dataclass
 class _Sums:
     """Mergeable per-seat and per-hand totals."""
@@ -254,7 +256,7 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
                    policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
                    threads: int | None = None, engine: str = "numba",
                    rows: int = 0, records: int = 0,
-                   progress: bool | None = None) -> pl.DataFrame | tuple:
+                   progress: bool | None = None, client: object = None) -> pl.DataFrame | tuple:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
     every seat, or one per seat: "greedy", "random"); returns the balance table (``summarize``;
     a ``report.ReportFrame``, which in a notebook shows the run's header line and the table as
@@ -284,7 +286,9 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
     through the reference engine. On the numba engine the ``R`` hands are played once more
     by ``kernels.play.play_one`` to get their moves (a few ms each).
     A progress bar (stderr) appears after two seconds, and a note when the kernels are to be
-    compiled (a fresh install), unless ``progress=False``. Ctrl-C stops at the next batch of
+    compiled (a fresh install), unless ``progress=False``. ``client``: a
+    ``dask.distributed.Client`` whose workers play the chunks (the same result, bit for bit;
+    not with reference-engine ``records``). Ctrl-C stops at the next batch of
     chunks and returns the hands finished, as ``simulate_deals`` does: the header says
     ``PARTIAL``, ``summary.run["n"]`` is the hands done (the first ``n`` hands of the run).
     Raises ValueError for bad counts, seeds, policy or engine names; VariantError.
@@ -295,60 +299,105 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
     >>> s.filter(metric="huangzhuang").select("count", "n").row(0)   # 荒庄: nobody won
     (181, 400)
     """
+    return hands_runs([load_variant(variant)], n, seed, policies, chunk_size, threads, engine,
+                      rows, records, progress, client)[0]
+
+
+def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
+               policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
+               threads: int | None = None, engine: str = "numba", rows: int = 0,
+               records: int = 0, progress: bool | None = None, client: object = None) -> list:
+    """``simulate_hands`` of several variants (or thresholds) on the same hands, in lockstep
+    (``runs.run_parts``): a Ctrl-C leaves every run with the same finished hands, so the runs
+    of a sweep stay comparable. One ``simulate_hands`` result per variant."""
     from ..kernels import play as kp
 
-    v = load_variant(variant)
     n, seed = check_count(n), check_seed(seed)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
-    seats = v.layout.players
-    keep = min(check_count(rows, "rows"), cs)
-    n_rec = min(check_count(records, "records"), n)
-    recs: list = []
-    pols = [policies] * seats if isinstance(policies, str) else list(policies)
     if engine not in ("numba", "reference"):
         raise ValueError(f"engine must be 'numba' or 'reference', got {engine!r}")
-    if len(pols) != seats or any(isinstance(x, str) and x not in POLICIES for x in pols):
-        raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats} of "
-                         f"them, got {policies!r}")
-    if engine == "numba" and not all(is_named(x) for x in pols):
-        raise ValueError("policies: user policy objects play on the reference engine only "
-                         "(engine='reference'); the numba engine knows "
-                         f"{', '.join(sorted(POLICIES))}")
-    for x in pols:
-        as_policy(x)  # a policy object that fits no protocol fails here, before any hand
-    t0 = time.perf_counter()
-    width = seats + (1 if v.layout.sitter else 0)
-    if engine == "reference":
-        def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
-            sums, blocks = _Sums(seats), []
-            for c in range(first, first + k):
-                key, size = int(chunk_keys(seed, c, 1)[0]), int(chunk_sizes(n, cs, c, 1)[0])
-                hook = reference_hook(recs, n_rec, seed, c, cs, pols)
-                got = _play_chunk(v, key, size, pols, sums, keep, hook)
-                if got is not None:
-                    blocks.append(_sample_block(c, cs, *got))
-            return sums, blocks
+    th = None
+    if engine == "numba":
+        import numba
 
-        run = run_batches(n, cs, 1, work, _add_batch, (_Sums(seats), None), unit="hand",
-                          desc=v.key, progress=progress)
+        th = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
+        if th < 1:
+            raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    keep = min(check_count(rows, "rows"), cs)
+    n_rec = min(check_count(records, "records"), n)
+    if client is not None and engine == "reference" and n_rec:
+        raise ValueError("records: the reference engine records hands where it plays them; "
+                         "ask for records without client= (a local run)")
+    pols_of, recs_of, parts = [], [], []
+    for v in variants:
+        seats = v.layout.players
+        pols = [policies] * seats if isinstance(policies, str) else list(policies)
+        if len(pols) != seats or any(isinstance(x, str) and x not in POLICIES for x in pols):
+            raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats} "
+                             f"of them, got {policies!r}")
+        if engine == "numba" and not all(is_named(x) for x in pols):
+            raise ValueError("policies: user policy objects play on the reference engine only "
+                             "(engine='reference'); the numba engine knows "
+                             f"{', '.join(sorted(POLICIES))}")
+        for x in pols:
+            as_policy(x)  # a policy object that fits no protocol fails here, before any hand
+        recs: list = []
+        pols_of.append(pols)
+        recs_of.append(recs)
+        parts.append(_reference_part(v, n, seed, cs, pols, keep, recs, n_rec)
+                     if engine == "reference" else _numba_part(v, n, seed, cs, pols, keep))
+    identity = {"what": "hands", "variants": [v.key for v in variants],
+                "rules_hash": [v.rules_hash for v in variants],
+                "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
+                "policies": [[x if isinstance(x, str) else type(x).__name__ for x in pols]
+                             for pols in pols_of], "engine": engine, "rows": keep}
+    t0 = time.perf_counter()
+    if engine == "reference":
+        run = run_parts(n, cs, 1, parts, unit="hand", progress=progress, identity=identity,
+                        desc=variants[0].key if len(variants) == 1 else "", client=client)
     else:
-        run = _numba_run(v, n, seed, cs, pols, threads, keep, progress)
-        recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done)))
-    sums, cells = run.state
-    # the summary shows itself in a notebook as `zipai-sim balance` prints it; a partial run
-    # says so in its header, with n = the hands done (as SimResult.report does)
-    extra = [f"PARTIAL: interrupted after {run.done:,} of {n:,} hands"] if run.partial else []
-    got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), run_fields(
-        v, seed=seed, n=run.done, unit="hands", chunk_size=cs, policies=pols, engine=engine,
-        threads=1 if engine == "reference" else threads, started=t0, extra=extra)),)
-    if keep:
-        blocks = [b for batch in cons_list(cells) for b in batch]
-        block = np.concatenate(blocks) if blocks else np.zeros(
-            (0, 2 + kp.N_OUT + 2 + width), np.int64)
-        got += (_rows_frame(v, block),)
-    if records:  # a chunk cut short by Ctrl-C may have recorded hands that are not counted
-        got += (recs[:run.done],)
-    return got if len(got) > 1 else got[0]
+        run = _numba_run(n, cs, th, parts, progress, identity,
+                         variants[0].key if len(variants) == 1 else "", client)
+    seconds, out = time.perf_counter() - t0, []
+    for i, (v, pols, recs, (sums, cells)) in enumerate(zip(variants, pols_of, recs_of,
+                                                          run.state)):
+        if engine == "numba":
+            recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done)))
+        # the summary shows itself in a notebook as `zipai-sim balance` prints it; a partial
+        # run says so in its header, with n = the hands done (as SimResult.report does)
+        head = run_fields(v, seed=seed, n=run.done, unit="hands", chunk_size=cs,
+                          policies=pols, engine=engine, partial=run.partial, n_requested=n,
+                          threads=1 if engine == "reference" else threads)
+        head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
+        got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), head),)
+        if keep:
+            width = v.layout.players + (1 if v.layout.sitter else 0)
+            blocks = [b for batch in cons_list(cells) for b in batch]
+            block = np.concatenate(blocks) if blocks else np.zeros(
+                (0, 2 + kp.N_OUT + 2 + width), np.int64)
+            got += (_rows_frame(v, block),)
+        if records:  # a chunk cut short by Ctrl-C may have recorded hands that are not counted
+            got += (recs[:run.done],)
+        out.append(got if len(got) > 1 else got[0])
+    return out
+
+
+def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
+                    recs: list, n_rec: int) -> tuple:
+    """``(work, add, state)`` of one variant's hands on the reference engine."""
+    seats = v.layout.players
+
+    def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
+        sums, blocks = _Sums(seats), []
+        for c in range(first, first + k):
+            key, size = int(chunk_keys(seed, c, 1)[0]), int(chunk_sizes(n, cs, c, 1)[0])
+            hook = reference_hook(recs, n_rec, seed, c, cs, pols)
+            got = _play_chunk(v, key, size, pols, sums, keep, hook)
+            if got is not None:
+                blocks.append(_sample_block(c, cs, *got))
+        return sums, blocks
+
+    return work, _add_batch, (_Sums(seats), None)
 
 
 def _add_batch(state: tuple, got: tuple) -> tuple:
@@ -357,19 +406,13 @@ def _add_batch(state: tuple, got: tuple) -> tuple:
     return state[0].merged(sums), (blocks, state[1]) if blocks else state[1]
 
 
-def _numba_run(v: Variant, n: int, seed: int, cs: int, pols: list, threads: int | None,
-               keep: int, progress: bool | None):
-    """``simulate_hands`` on ``kernels.play``: batches of 2 × threads chunks in parallel,
-    each chunk's rows settled and added in chunk order (``runs.run_batches``)."""
-    import numba
-
+def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int) -> tuple:
+    """``(work, add, state)`` of one variant's hands on ``kernels.play``: a batch's chunks in
+    one parallel call, each chunk's rows settled and added in chunk order."""
     from ..kernels import play as kp
 
     codes = np.array([kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols],
                      np.int64)
-    th = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
-    if th < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
     seats = v.layout.players
 
     def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
@@ -384,11 +427,21 @@ def _numba_run(v: Variant, n: int, seed: int, cs: int, pols: list, threads: int 
                 blocks.append(_sample_block(first + c, cs, out[c, :j], pay[:j], units[:j]))
         return sums, blocks
 
+    return work, _add_batch, (_Sums(seats), None)
+
+
+def _numba_run(n: int, cs: int, th: int, parts: list, progress: bool | None,
+               identity: dict, desc: str, client: object = None):
+    """The numba parts in batches of 2 × threads chunks (``runs.run_parts``)."""
+    import numba
+
+    from ..kernels import play as kp
+
     old = numba.get_num_threads()
     numba.set_num_threads(min(th, numba.config.NUMBA_NUM_THREADS))
     try:
-        return run_batches(n, cs, 2 * numba.get_num_threads(), work, _add_batch,
-                           (_Sums(seats), None), unit="hand", desc=v.key, progress=progress,
-                           kernels=(kp.play_chunks,))
+        return run_parts(n, cs, 2 * numba.get_num_threads(), parts, unit="hand", desc=desc,
+                         progress=progress, kernels=(kp.play_chunks,), identity=identity,
+                         client=client)
     finally:
         numba.set_num_threads(old)

@@ -275,7 +275,7 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
                      goal: str = "hands", hands: int = 8, target: int = 100,
                      policies: str | Sequence[object] = "greedy", engine: str = "numba",
                      first_dealer: int | str = 0, max_hands: int = 1000,
-                     progress: bool | None = None) -> MatchResult:
+                     progress: bool | None = None, client: object = None) -> MatchResult:
     """Play ``matches`` matches of ``variant`` from ``seed`` (module docstring: players, dealer,
     end rules, streams; the default seed is the command line's, 20261129). ``goal``: "hands"
     (``hands`` hands), "hu100" (first to ``target`` 胡息 from wins) or "yinghuzi" (硬胡子, seed
@@ -287,8 +287,9 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
     notebook it shows as ``zipai-sim match`` prints it). A progress bar (stderr) shows after
     two seconds, and a note when the kernels are to be compiled, unless ``progress=False``;
     Ctrl-C stops after the match being played and returns the finished ones with
-    ``partial=True`` (``runs.run_batches``). Raises ValueError for bad counts, seeds, goals,
-    policies, engines or dealers; VariantError for the variant.
+    ``partial=True`` (``runs.run_batches``); ``client``: a ``dask.distributed.Client`` that
+    plays the matches on its workers (the same result). Raises ValueError for bad counts,
+    seeds, goals, policies, engines or dealers; VariantError for the variant.
 
     >>> m = simulate_matches("hunan-hengyang", 3, seed=1, goal="yinghuzi")  # 硬胡子 3把50胡
     >>> m.matches.select("match", "hands", "winner").rows()
@@ -309,12 +310,17 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
 
     from ..kernels import play as kp
 
+    names = tuple(x if isinstance(x, str) else type(x).__name__ for x in pols)
     run = run_batches(count, 1, MATCH_BATCH, work, add, None, unit="match", desc=v.key,
-                      progress=progress,
+                      progress=progress, client=client,
+                      identity={"what": "matches", "variants": [v.key],
+                                "rules_hash": [v.rules_hash], "seed": str(seed), "goal": goal,
+                                "hands": hands, "target": target, "policies": list(names),
+                                "engine": engine, "first_dealer": str(first_dealer),
+                                "max_hands": max_hands},
                       kernels=(kp.play_hand, _deal) if engine == "numba" else ())
     rows = [r for batch in cons_list(run.state) for r in batch]
     df = pl.DataFrame(rows) if rows else pl.DataFrame(schema={"match": pl.Int64})
-    names = tuple(x if isinstance(x, str) else type(x).__name__ for x in pols)
     return MatchResult(v.key, v.rules_hash, seed, run.done, goal, hands, target, names, engine,
                        str(first_dealer), max_hands, df, summarize(v, df, n), v.win.threshold,
                        time.perf_counter() - t0, count, run.partial)

@@ -67,13 +67,15 @@ class MatchResult:
 
     @property
     def metadata(self) -> dict[str, str]:
-        """Parquet key-value metadata identifying the run."""
+        """Parquet key-value metadata identifying the run (a match is a chunk: its own random
+        stream, ``chunk_size`` 1); ``io.write_parquet`` adds the command line and versions."""
         from .. import __version__
 
         return {"variant": self.variant, "rules_hash": self.rules_hash, "seed": str(self.seed),
                 "matches": str(self.n), "n": str(self.n),
                 "n_requested": str(self.n if self.n_requested is None else self.n_requested),
-                "partial": str(self.partial).lower(), "goal": self.goal, "hands": str(self.hands),
+                "partial": str(self.partial).lower(), "thresholds": str(self.threshold),
+                "chunk_size": "1", "goal": self.goal, "hands": str(self.hands),
                 "target": str(self.target), "policies": ",".join(self.policies),
                 "engine": self.engine, "first_dealer": self.first_dealer,
                 "max_hands": str(self.max_hands), "zipai_sim_version": __version__}

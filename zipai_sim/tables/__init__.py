@@ -17,7 +17,7 @@ Markdown (``to_markdown``).
 
 from ._util import formatted, table_metadata, to_markdown, with_wilson, write_table
 from .deal import DEAL_METRICS, convergence_points, convergence_table, deal_table
-from .opening import FEATURES, opening_records, opening_table, tenpai_table
+from .opening import FEATURES, opening_records, opening_runs, opening_table, tenpai_table
 from .waits import calculate, p_none, parse_melds
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "deal_table",
     "formatted",
     "opening_records",
+    "opening_runs",
     "opening_table",
     "p_none",
     "parse_melds",

@@ -84,20 +84,29 @@ def _joined(df: pl.DataFrame, col: str) -> str | None:
 
 
 def table_metadata(df: pl.DataFrame, table: str = "", **run: object) -> dict[str, str]:
-    """Key-value metadata for a table: ``table`` (its kind), ``zipai_sim_version``, the variants,
-    rules hashes, thresholds and seeds found in its columns, and every ``run`` item (seed, n,
-    chunk size, policies …) as text."""
-    from .. import __version__
+    """Key-value metadata for a table: ``table`` (its kind), the common keys (command line,
+    versions: ``provenance.common_metadata``), the variants, rules hashes, thresholds and seeds
+    found in its columns, then what its run says (``provenance.run_metadata`` of a
+    ``ReportFrame``'s ``run``: n done and requested, partial, chunk size, policies …), and every
+    ``run`` item (seed, n, chunk size, policies …) as text, over those."""
+    from ..provenance import common_metadata, run_metadata
 
-    meta = {"table": table, "zipai_sim_version": __version__}
+    meta = {"table": table, **common_metadata()}
     for col, key in (("variant", "variants"), ("rules_hash", "rules_hash"),
                      ("threshold", "thresholds"), ("seed", "seed")):
         v = _joined(df, col)
         if v is not None:
             meta[key] = v
+    for k, v in run_metadata(getattr(df, "run", None) or {}).items():
+        meta.setdefault(k, v)
     for k, v in run.items():
         if v is not None:
-            meta[k] = ",".join(str(x) for x in v) if isinstance(v, (list, tuple)) else str(v)
+            meta[k] = ",".join(str(x) for x in v) if isinstance(v, (list, tuple)) else \
+                str(v).lower() if isinstance(v, bool) else str(v)
+    if "n" in meta:  # a table that does not say otherwise is its whole run
+        meta.setdefault("n_requested", meta["n"])
+        if "partial" not in meta and meta["n"].isdigit() and meta["n_requested"].isdigit():
+            meta["partial"] = str(int(meta["n"]) < int(meta["n_requested"])).lower()
     return meta
 
 

@@ -5,13 +5,26 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 import polars as pl
 
+from .. import params as p
+from ..chunks import check_chunk_size, check_count, chunk_keys, chunk_sizes
+from ..kernels import opening as ko
 from ..report import DEFAULT_SEED, ReportFrame
-from ..simulate import SUMMARY_SCHEMA, simulate_deals
+from ..runs import run_batches
+from ..simulate import (
+    BATCH_DEALS,
+    SUMMARY_SCHEMA,
+    SimResult,
+    _check_threads,
+    deal_runs,
+    simulate_deals,
+)
 from ..variants import Variant, load_variant
 
 VariantLike = str | os.PathLike | Variant
@@ -66,7 +79,8 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
                seed: int = DEFAULT_SEED,
                thresholds: Sequence[int] | str | None = None,
                metrics: Sequence[str] | None = DEAL_METRICS, chunk_size: int | None = None,
-               threads: int | None = None, progress: bool = False) -> pl.DataFrame:
+               threads: int | None = None, progress: bool = False,
+               client: object = None) -> pl.DataFrame:
     """天胡 and 地胡 rates (RULES.md §6, §9) of ``n`` deals per variant and threshold.
 
     ``thresholds``: None (each variant's own), a list of 起胡 values applied to every variant
@@ -85,16 +99,21 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
     >>> t.filter(metric="tianhu").select("threshold", "count", "n").rows()
     [(15, 2, 2000), (30, 0, 2000)]
 
+    The runs go in lockstep (``runs.run_parts``): Ctrl-C keeps the same finished deals in
+    every run (the header says PARTIAL). ``client``: a ``dask.distributed.Client`` whose
+    workers deal the chunks (the same table, bit for bit).
+
     Raises ValueError (bad ``n``, thresholds, unknown metric; a seed outside 0 … 2**64−1, the
     range of the seed column) and VariantError.
     """
     seed = _table_seed(seed)
     runs = _runs(_variants(variants), thresholds)
-    frames, seconds = [], 0.0
-    for v in runs:
-        r = simulate_deals(v, n, seed, threads=threads, chunk_size=chunk_size,
-                           progress=progress)
-        seconds += r.seconds
+    n = check_count(n)
+    cs = check_chunk_size(chunk_size)
+    results = deal_runs(runs, n, seed, _check_threads(threads), cs, progress=progress,
+                        client=client)
+    frames = []
+    for v, r in zip(runs, results):
         s = r.summary
         if metrics is not None:
             unknown = sorted(set(metrics) - set(s["metric"].to_list()))
@@ -106,16 +125,17 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
                                pl.lit(v.rules_hash).alias("rules_hash"),
                                pl.lit(v.win.threshold, pl.Int64).alias("threshold"),
                                pl.lit(r.seed, pl.UInt64).alias("seed"), pl.all()))
+    r = results[0]  # every run stopped at the same chunk (runs.run_parts)
     run = {"variants": [(v.key, v.rules_hash) for v in runs],
-           "thresholds": [v.win.threshold for v in runs], "seed": r.seed, "n": n,
-           "chunk_size": r.chunk_size, "threads": r.threads, "seconds": seconds}
+           "thresholds": [v.win.threshold for v in runs], "seed": r.seed, "n": r.n,
+           "n_requested": n, "partial": r.partial, "chunk_size": r.chunk_size,
+           "threads": r.threads, "seconds": r.seconds}
     return ReportFrame.wrap(pl.concat(frames).cast(DEAL_SCHEMA), run)  # type: ignore[arg-type]
 
 
 def convergence_points(n: int, points: int = 12, start: int = 1000) -> list[int]:
-    """The values of n ``convergence_table`` runs: ``points`` spaced evenly in log from ``start``
-    to ``n``, rounded, without repeats; ``[0]`` for ``n = 0``. Each is dealt afresh, so the work
-    is their sum (about 2×n at 12 points, 15×n at 100 from 1000 to 10⁶).
+    """The values of n ``convergence_table`` reports: ``points`` spaced evenly in log from
+    ``start`` to ``n``, rounded, without repeats; ``[0]`` for ``n = 0``.
 
     >>> convergence_points(1_000_000, 4, 1000)
     [1000, 10000, 100000, 1000000]
@@ -130,24 +150,70 @@ def convergence_points(n: int, points: int = 12, start: int = 1000) -> list[int]
     return sorted({round(float(x)) for x in np.geomspace(start, n, points)})
 
 
+def _prefix_part(v: Variant, n: int, seed: int, cs: int, ns: list[int]) -> tuple:
+    """``(work, add, state)`` of a deal run of ``n`` that also keeps the totals after the first
+    ``m`` deals for every ``m`` in ``ns`` (``runs.run_batches``). A deal's cards depend on
+    ``(seed, chunk_size, index)`` only, so the first ``m`` deals are whole chunks plus the head
+    of chunk ``m // cs``, dealt again with size ``m % cs``: one run of ``n`` and at most
+    ``len(ns)`` partial chunks, not a fresh run per point."""
+    P = v.params
+
+    def owner(m: int) -> int:  # the chunk whose batch completes the first m deals
+        return m // cs if m % cs else m // cs - 1
+
+    def work(first: int, k: int) -> tuple:
+        sizes = chunk_sizes(n, cs, first, k)
+        c_out = np.zeros((k, ko.N_COUNTS), np.int64)
+        h_out = np.zeros((k, ko.HIST), np.int64)
+        ko.analyze_chunks(chunk_keys(seed, first, k), sizes, P, c_out, h_out, 0,
+                          np.zeros((k, 0, ko.N_SAMPLE), np.int64))
+        snaps = []
+        for m in ns:
+            q, r = divmod(m, cs)
+            if m and first <= owner(m) < first + k:
+                c, h = c_out[: q - first].sum(0), h_out[: q - first].sum(0)
+                if r:  # the head of chunk q, dealt again at size r: its first r deals
+                    c1, h1 = np.zeros((1, ko.N_COUNTS), np.int64), np.zeros((1, ko.HIST),
+                                                                           np.int64)
+                    ko.analyze_chunks(chunk_keys(seed, q, 1), np.array([r], np.int64), P, c1,
+                                      h1, 0, np.zeros((1, 0, ko.N_SAMPLE), np.int64))
+                    c, h = c + c1[0], h + h1[0]
+                snaps.append((m, c, h))
+        return c_out.sum(0), h_out.sum(0), snaps
+
+    def add(state: tuple, got: tuple) -> tuple:
+        c, h, snaps = state
+        return (c + got[0], h + got[1],
+                snaps + tuple((m, c + dc, h + dh) for m, dc, dh in got[2]))
+
+    zero = (0, np.zeros(ko.N_COUNTS, np.int64), np.zeros(ko.HIST, np.int64))
+    return work, add, (np.zeros(ko.N_COUNTS, np.int64), np.zeros(ko.HIST, np.int64),
+                       (zero,) if 0 in ns else ())
+
+
 def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_000_000,
                       seed: int = DEFAULT_SEED, points: int = 12, start: int = 1000,
-                      chunk_size: int | None = None,
-                      threads: int | None = None) -> pl.DataFrame:
+                      chunk_size: int | None = None, threads: int | None = None,
+                      progress: bool = False, client: object = None) -> pl.DataFrame:
     """How an estimate settles as deals accumulate: ``metric`` (a ``simulate_deals`` rate, e.g.
     ``tianhu``, ``dihu``) after the first ``n_k`` deals, ``points`` values of ``n_k`` spaced
     evenly in log from ``start`` to ``n``.
 
-    A run of ``n_k`` deals is the first ``n_k`` deals of the run of ``n`` (same seed and chunk
-    size; ``zipai_sim.chunks``), so the rows are one growing sample. Returns ``variant,
-    threshold, seed, metric, n, count, rate, ci_low, ci_high`` (Wilson 95%) and ``width``
-    (``ci_high - ci_low``, which shrinks about as 1/√n).
+    One run of ``n`` deals (same seed and chunk size: ``zipai_sim.chunks``) read at each
+    ``n_k``, so the rows are one growing sample and each equals ``simulate_deals(variant,
+    n_k, seed)``. Returns ``variant, threshold, seed, metric, n, count, rate, ci_low,
+    ci_high`` (Wilson 95%) and ``width`` (``ci_high - ci_low``, which shrinks about as 1/√n).
+    Ctrl-C keeps the rows whose ``n_k`` was reached (the header says PARTIAL); ``client``
+    as in ``deal_table``.
 
     Raises ValueError for a metric that is not a rate, ``points < 1`` or ``start < 1``, a seed
     outside 0 … 2**64−1 (the ``seed`` column is UInt64).
     """
     v = load_variant(variant)
     seed = _table_seed(seed)
+    n = check_count(n)
+    cs = check_chunk_size(chunk_size)
+    th = _check_threads(threads)
     ns = convergence_points(n, points, start)
     # the rate names (a 0-deal run has every row but the 胡息 distribution's), checked first
     names = simulate_deals(v, 0, seed, progress=False).summary.filter(
@@ -155,10 +221,23 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
     if metric not in names and not metric.startswith("dealer_huxi_"):
         raise ValueError(f"metric {metric!r} is not a rate of simulate_deals; the rates are "
                          f"{', '.join(names)}")
-    rows, seconds = [], 0.0
-    for m in ns:
-        r = simulate_deals(v, m, seed, threads=threads, chunk_size=chunk_size, progress=False)
-        seconds += r.seconds
+    t0 = time.perf_counter()
+    old = numba.get_num_threads()
+    numba.set_num_threads(th)
+    try:
+        run = run_batches(n, cs, max(4 * th, BATCH_DEALS // cs), *_prefix_part(v, n, seed, cs,
+                          ns), unit="deal", desc=v.key, progress=progress,
+                          kernels=(ko.analyze_chunks,),
+                          identity={"what": "convergence", "variants": [v.key],
+                                    "rules_hash": [v.rules_hash], "seed": str(seed),
+                                    "thresholds": [v.win.threshold], "points": ns},
+                          client=client)
+    finally:
+        numba.set_num_threads(old)
+    P, rows = v.params, []
+    for m, c, h in run.state[2]:
+        r = SimResult(v.key, v.rules_hash, seed, m, m, cs, False, P[p.SEATS],
+                      P[p.FANXING] == 1, c, h, threshold=v.win.threshold)
         s = r.summary.filter(metric=metric)
         if s.height == 0 or s["rate"][0] is None and m:
             raise ValueError(f"metric {metric!r} is not a rate of simulate_deals")
@@ -172,7 +251,8 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
                                     "count": pl.Int64, "rate": pl.Float64,
                                     "ci_low": pl.Float64, "ci_high": pl.Float64,
                                     "width": pl.Float64})
-    run = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold], "seed": seed,
-           "n": n, "chunk_size": r.chunk_size, "threads": r.threads, "seconds": seconds,
-           "extra": [f"{metric} at {len(ns)} values of n"]}
-    return ReportFrame.wrap(df, run)
+    head = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold],
+            "seed": seed, "n": run.done, "n_requested": n, "partial": run.partial,
+            "chunk_size": cs, "threads": th, "seconds": time.perf_counter() - t0,
+            "extra": [f"{metric} at {len(rows)} values of n"]}
+    return ReportFrame.wrap(df, head)

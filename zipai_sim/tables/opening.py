@@ -22,7 +22,7 @@ from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chun
 from ..kernels import features as kf
 from ..play.balance import DEFAULT_HAND_CHUNK, settle_outcomes
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
-from ..runs import cons_list, run_batches
+from ..runs import cons_list, run_parts
 from ..stats import mean_se
 from ..variants import Variant, load_variant
 from ._util import with_wilson
@@ -60,7 +60,8 @@ def _settle(v: Variant, rows: np.ndarray) -> np.ndarray:
 
 def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
                     policies: str | Sequence[str] = "greedy", chunk_size: int | None = None,
-                    threads: int | None = None, progress: bool | None = None) -> pl.DataFrame:
+                    threads: int | None = None, progress: bool | None = None,
+                    client: object = None) -> pl.DataFrame:
     """Play and settle ``n`` hands; one row per hand and seat with the seat's opening features
     and what became of the hand.
 
@@ -83,24 +84,66 @@ def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
     "greedy" or "random" for every seat, or one per seat.
 
     A progress bar (stderr) appears after two seconds, and a note when the kernels are to be
-    compiled, unless ``progress=False``. Ctrl-C stops at the next batch of chunks
+    compiled, unless ``progress=False``; ``client``: a ``dask.distributed.Client`` whose
+    workers play the chunks (the same records). Ctrl-C stops at the next batch of chunks
     (``runs.run_batches``): the records of the finished hands are returned, their header says
     ``PARTIAL`` and ``records.run["n"]`` is the hands done (the first ``n`` hands of the run).
     Raises ValueError for bad counts, seeds, policies or threads; VariantError for an unknown
     variant.
     """
+    return opening_runs([load_variant(variant)], n, seed, policies, chunk_size, threads,
+                        progress, client)[0]
+
+
+def opening_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
+                 policies: str | Sequence[str] = "greedy", chunk_size: int | None = None,
+                 threads: int | None = None,
+                 progress: bool | None = None, client: object = None) -> list[pl.DataFrame]:
+    """``opening_records`` of several variants (or thresholds) on the same deals, in lockstep
+    (``runs.run_parts``): Ctrl-C leaves every run with the same finished hands."""
     from ..kernels import play as kp
 
     t0 = time.perf_counter()
-    v = load_variant(variant)
     n, seed = check_count(n), check_seed(seed)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
-    seats = v.layout.players
-    codes = _policy_codes(policies, seats)
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
                                 or threads < 1):
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    P = v.params
+    parts = [_opening_part(v, n, seed, cs, _policy_codes(policies, v.layout.players))
+             for v in variants]
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS,
+                              numba.config.NUMBA_NUM_THREADS))
+    try:  # a new aggregate per batch (runs.run_batches): Ctrl-C keeps the finished batches
+        got = run_parts(n, cs, 2 * numba.get_num_threads(), parts, unit="hand",
+                        desc=variants[0].key if len(variants) == 1 else "",
+                        progress=progress, kernels=(kp.play_chunks, kf.features_chunks),
+                        identity={"what": "opening", "variants": [v.key for v in variants],
+                                  "rules_hash": [v.rules_hash for v in variants],
+                                  "thresholds": [v.win.threshold for v in variants],
+                                  "seed": str(seed), "policies": policies}, client=client)
+    finally:
+        numba.set_num_threads(old)
+    out, seconds = [], time.perf_counter() - t0
+    for i, (v, state) in enumerate(zip(variants, got.state)):
+        chunks = [c for batch in cons_list(state) for c in batch]
+        outs, feats, probs = ([c[i] for c in chunks] for i in range(3))
+        # a partial run says so in its header, with n = the hands done (as simulate_hands)
+        run = run_fields(v, seed=seed, n=got.done, unit="hands", chunk_size=cs,
+                         policies=policies, threads=threads, partial=got.partial,
+                         n_requested=n)
+        run["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs; run_of sums
+        out.append(ReportFrame.wrap(_records(v, outs, feats, probs, got.done), run,
+                                    show=False))
+    return out
+
+
+def _opening_part(v: Variant, n: int, seed: int, cs: int, codes: np.ndarray) -> tuple:
+    """``(work, add, state)`` of one variant's hands (``runs.run_parts``): each batch's
+    chunks as (outcomes, features, chances), in chunk order (deal i is row i)."""
+    from ..kernels import play as kp
+
+    P, seats = v.params, v.layout.players
 
     def work(first: int, k: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
@@ -110,26 +153,9 @@ def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
         f = np.zeros((k, width, seats, kf.N_FEAT), np.int64)
         pr = np.zeros((k, width, seats), np.float64)
         kf.features_chunks(keys, sizes, P, f, pr)
-        # chunk order: deal i is row i
         return [(out[c, : sizes[c]], f[c, : sizes[c]], pr[c, : sizes[c]]) for c in range(k)]
 
-    old = numba.get_num_threads()
-    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS,
-                              numba.config.NUMBA_NUM_THREADS))
-    try:  # a new aggregate per batch (runs.run_batches): Ctrl-C keeps the finished batches
-        got = run_batches(n, cs, 2 * numba.get_num_threads(), work,
-                          lambda cells, batch: (batch, cells), None, unit="hand", desc=v.key,
-                          progress=progress, kernels=(kp.play_chunks, kf.features_chunks))
-    finally:
-        numba.set_num_threads(old)
-    chunks = [c for batch in cons_list(got.state) for c in batch]
-    outs, feats, probs = ([c[i] for c in chunks] for i in range(3))
-    # a partial run says so in its header, with n = the hands done (as simulate_hands does)
-    extra = {"extra": [f"PARTIAL: interrupted after {got.done:,} of {n:,} hands"]} \
-        if got.partial else {}
-    run = run_fields(v, seed=seed, n=got.done, unit="hands", chunk_size=cs, policies=policies,
-                     threads=threads, started=t0, **extra)
-    return ReportFrame.wrap(_records(v, outs, feats, probs, got.done), run, show=False)
+    return work, lambda cells, batch: (batch, cells), None
 
 
 def _records(v: Variant, outs: list, feats: list, probs: list, n: int) -> pl.DataFrame:

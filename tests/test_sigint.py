@@ -1,0 +1,122 @@
+"""Ctrl-C as a user sends it (issue 10): SIGINT to a child ``zipai-sim`` process started with
+SIGINT enabled, once its progress bar shows. Every long command exits 130, prints and writes
+what finished beside the requested name (never over it), with ``partial`` and ``n`` = the
+work done in its metadata; the parts of a sweep stop at the same chunk; a run saved with
+--checkpoint and continued with --resume equals the uninterrupted run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import polars as pl
+import pytest
+from test_cli import _console_script
+
+from zipai_sim.io import read_metadata
+
+
+def _interrupt(argv: list[str], cwd) -> tuple[int, bytes, str]:
+    """Run ``zipai-sim argv``; SIGINT once a progress bar shows. (exit code, stdout, stderr)."""
+    exe = _console_script()
+    if exe is None:
+        pytest.skip("the zipai-sim console script is not installed")
+    p = subprocess.Popen([exe, *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    got = bytearray()
+
+    def pump() -> None:  # stderr as it comes: the bar is redrawn in place, without newlines
+        while chunk := os.read(p.stderr.fileno(), 4096):
+            got.extend(chunk)
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 240  # a cold numba cache compiles first (~a minute)
+        while b"/s]" not in got and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)  # a tqdm bar ("… 3.1Mdeal/s]") appears after 2 s of work
+        assert p.poll() is None, got.decode(errors="replace")
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=120)
+        stdout = p.stdout.read()
+        reader.join(timeout=5)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    return p.returncode, stdout, got.decode(errors="replace")
+
+
+def _partial(tmp_path, name: str, requested: int) -> dict[str, str]:
+    assert not (tmp_path / f"{name}.parquet").exists()
+    meta = read_metadata(tmp_path / f"{name}.partial.parquet")
+    assert meta["partial"] == "true" and meta["n_requested"] == str(requested)
+    assert 0 < int(meta["n"]) < requested
+    return meta
+
+
+def test_sigint_table_deal_sweep_stops_every_threshold_at_one_chunk(tmp_path):
+    code, out, err = _interrupt(["table", "deal", "--variants", "guangxi-dazipai", "--deals",
+                                 str(10**9), "--thresholds", "15", "20", "25", "--threads", "1",
+                                 "--out", "d.parquet"], tmp_path)
+    assert code == 130, err[-2000:]
+    meta = _partial(tmp_path, "d", 10**9)
+    df = pl.read_parquet(tmp_path / "d.partial.parquet")
+    assert set(df["n"].to_list()) == {int(meta["n"])}  # the same decks at every threshold
+    assert sorted(set(df["threshold"].to_list())) == [15, 20, 25]
+    assert b"PARTIAL" in out and b"d.partial.parquet" in out
+
+
+def test_sigint_table_convergence_keeps_the_points_reached(tmp_path):
+    code, out, err = _interrupt(["table", "convergence", "--deals", str(10**9), "--threads",
+                                 "1", "--out", "c.parquet"], tmp_path)
+    assert code == 130, err[-2000:]
+    meta = _partial(tmp_path, "c", 10**9)
+    df = pl.read_parquet(tmp_path / "c.partial.parquet")
+    assert df.height and df["n"].max() <= int(meta["n"])  # no row claims deals not done
+
+
+@pytest.mark.parametrize("argv,name,requested", [
+    (["balance", "--hands", str(10**8), "--thresholds", "15", "20", "--threads", "1"], "b",
+     10**8),
+    (["match", "--matches", str(10**6)], "m", 10**6),
+    (["arena", "--challenger", "greedy", "--baseline", "random", "--decks", str(10**7),
+      "--threads", "1", "--variant", "guangxi-81", "--variant", "hunan-hengyang"], "a", 10**7),
+    (["table", "opening", "--hands", str(10**6), "--thresholds", "15", "20", "--threads", "1",
+      "--records", "r.parquet"], "o", 10**6),
+])
+def test_sigint_hands_and_matches(argv, name, requested, tmp_path):
+    code, out, err = _interrupt(argv + ["--out", f"{name}.parquet"], tmp_path)
+    assert code == 130, err[-2000:]
+    meta = _partial(tmp_path, name, requested)
+    if name == "b":  # both thresholds on the same hands
+        df = pl.read_parquet(tmp_path / "b.partial.parquet").filter(metric="huangzhuang")
+        assert df["n"].to_list() == [int(meta["n"])] * 2
+    if name == "a":  # both variants on the same decks
+        assert pl.read_parquet(tmp_path / "a.partial.parquet")["decks"].to_list() == [
+            int(meta["n"])] * 2
+    if name == "o":
+        assert (tmp_path / "r.partial.parquet").exists() and not (tmp_path / "r.parquet").exists()
+    assert b"PARTIAL" in out
+
+
+def test_sigint_then_resume_equals_the_uninterrupted_run(tmp_path):
+    argv = ["simulate", "--deals", str(3 * 10**7), "--threads", "1", "--seed", "77"]
+    code, _, err = _interrupt(argv + ["--out", "s.parquet", "--checkpoint", "ck"], tmp_path)
+    assert code == 130, err[-2000:]
+    assert "--resume ck" in err
+    _partial(tmp_path, "s", 3 * 10**7)
+    exe = _console_script()
+    more = [*argv[:-4], "--threads", "2", *argv[-2:]]  # thread count is no part of a result
+    done = subprocess.run([exe, *more, "--out", "s.parquet", "--resume", "ck"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    whole = subprocess.run([exe, *more, "--out", "w.parquet"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=600)
+    assert whole.returncode == 0, whole.stderr
+    cols = ["metric", "count", "n", "rate", "ci_low", "ci_high", "mean", "se"]
+    got, want = (pl.read_parquet(tmp_path / f).select(cols) for f in ("s.parquet", "w.parquet"))
+    assert got.equals(want)
+    assert read_metadata(tmp_path / "s.parquet")["partial"] == "false"

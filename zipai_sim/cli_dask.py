@@ -1,0 +1,78 @@
+"""``--dask-workers N`` and ``--scheduler ADDRESS`` (issue 10 §6): the long commands on a Dask
+cluster, an in-process ``LocalCluster`` or an existing one, with the local result bit for bit
+(``runs.run_batches``). Dask is the optional extra ``zipai-sim[dask]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .cli_bounds import CliError
+
+MAX_WORKERS = 1024
+
+
+def add_dask(q: argparse.ArgumentParser) -> None:
+    """The two flags, on a command whose work goes through ``runs.run_batches``."""
+    g = q.add_mutually_exclusive_group()
+    g.add_argument("--dask-workers", type=int, default=None, metavar="N",
+                   help="run the batches on N local Dask worker processes (needs "
+                        "zipai-sim[dask]; default: no Dask, this process's threads)")
+    g.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the batches on an existing Dask cluster, e.g. "
+                        "tcp://10.0.0.5:8786 (zipai-sim installed on every worker)")
+
+
+def local_cluster(workers: int):
+    """A ``LocalCluster`` of ``workers`` processes of one thread, the machine's cores shared
+    between them (``NUMBA_NUM_THREADS`` per worker): N processes each running numba on every
+    core would oversubscribe the machine N times."""
+    import os
+
+    import distributed
+
+    cores = max(1, (os.cpu_count() or 1) // workers)
+    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                     dashboard_address=":0",
+                                     env={"NUMBA_NUM_THREADS": str(cores)})
+
+
+@contextmanager
+def dask_client(a: argparse.Namespace) -> Iterator[None]:
+    """Set ``a.client``: None, or a ``dask.distributed.Client`` for the flags, closed after."""
+    workers, address = getattr(a, "dask_workers", None), getattr(a, "scheduler", None)
+    a.client = None
+    if workers is None and address is None:
+        yield
+        return
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise CliError(f"--dask-workers must be in 1..{MAX_WORKERS}, got {workers}")
+    try:
+        import distributed
+    except ImportError:
+        flag = "--dask-workers" if workers is not None else "--scheduler"
+        raise CliError(f"{flag} needs Dask: pip install 'zipai-sim[dask]' (or "
+                       f"uv sync --extra dask)") from None
+    cluster = None
+    try:
+        if workers is not None:
+            cluster = local_cluster(workers)
+            client = distributed.Client(cluster)
+        else:
+            # the wait for a scheduler is Dask's distributed.comm.timeouts.connect (30 s)
+            client = distributed.Client(address)
+    except OSError as e:
+        if cluster is not None:
+            cluster.close()
+        raise CliError(f"--scheduler {address}: cannot connect ({e})") from None
+    print(f"dask: {len(client.nthreads())} workers, "
+          f"{sum(client.nthreads().values())} threads", file=sys.stderr)
+    a.client = client
+    try:
+        yield
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
