@@ -452,6 +452,8 @@ def _add_table_plot(sub) -> None:
                     "(default: 0, none)")
     wa.add_argument("--seat", type=int, default=1, metavar="S",
                     help="the hand's seat for --play, a non-dealer (default: %(default)s)")
+    wa.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+                    help="policy of every seat in the --play hands (default: %(default)s)")
     common(wa)
     co = kinds.add_parser("convergence", help="one simulate_deals rate as deals accumulate")
     co.add_argument("--variant", default="guangxi-81",
@@ -615,6 +617,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_arena import add_arena
 
     add_arena(sub, _doc)
+    from .cli_compare import add_compare
+
+    add_compare(sub, _doc)
     ex = sub.add_parser("exact", help=_doc(cmd_exact), description=cmd_exact.__doc__)
     ex.add_argument("--variant", default="guangxi-81", help="variant key or path to a TOML file "
                     "(default: %(default)s)")

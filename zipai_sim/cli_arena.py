@@ -16,7 +16,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
     from . import __version__
     from . import cli_bounds as B
     from .chunks import check_count
-    from .cli_outputs import check_out, partial_path, save
+    from .cli_outputs import check_out, save_one
     from .play.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
     from .variants import load_variant
 
@@ -48,12 +48,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
             "seed": str(a.seed), "chunk_size": str(DEFAULT_ARENA_CHUNK),
             "policies": f"{a.challenger},{a.baseline}", "engine": "numba",
             "zipai_sim_version": __version__}
-    out, note = a.out, ""
-    if partial:  # beside the requested name, never over it
-        out, note = partial_path(a.out), f" (partial: {done:,} of {a.decks:,} decks)"
-    if not save([(df, out, meta, note)]):
-        return 2
-    return 130 if partial else 0
+    return save_one(df, a.out, meta, done, a.decks, "decks")
 
 
 def add_arena(sub, doc) -> None:

@@ -69,6 +69,18 @@ def distinct_outputs(outputs: Sequence[tuple[str, Path | None]]) -> None:
                                f"other; give them different files")
 
 
+def save_one(df: pl.DataFrame, path: Path, meta: dict[str, str], done: int, requested: int,
+             unit: str) -> int:
+    """Write one result (``save``): a partial run (``done < requested``) beside ``path`` as
+    ``NAME.partial.parquet``, never over it. Returns the exit code: 0, 130 (partial) or 2 (the
+    write failed)."""
+    partial = done < requested
+    note = f" (partial: {done:,} of {requested:,} {unit})" if partial else ""
+    if not save([(df, partial_path(path) if partial else path, meta, note)]):
+        return 2
+    return 130 if partial else 0
+
+
 def save(writes: Sequence[tuple[pl.DataFrame, Path, dict[str, str], str]]) -> bool:
     """Write each ``(frame, path, metadata, note)`` atomically and print ``wrote PATH NOTE``.
     A write that fails keeps its result in a temporary file (``io.write_parquet(keep=True)``),

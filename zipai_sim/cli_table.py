@@ -91,11 +91,11 @@ def cmd_table(a: argparse.Namespace) -> int:
         B.time_cap(a.play, B.MAX_PLAY, "--play", "hands played", cores="one core")
         df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
                          seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
-                         play=a.play, seat=a.seat, seed=a.seed)
+                         play=a.play, seat=a.seat, seed=a.seed, policies=a.policy)
         run = {"hand": a.text, "variant": a.variant, "seed": a.seed, "sims": a.sims,
                "play": a.play, "melds": ";".join(a.meld or []) or None, "n": a.sims,
                "n_requested": a.sims, "partial": "false",
-               "policies": "greedy" if a.play else None, "engine": "numba" if a.play else None}
+               "policies": a.policy if a.play else None, "engine": "numba" if a.play else None}
     else:
         at_least_one(a.deals, "--deals")
         check_count(a.deals, "--deals")

@@ -98,6 +98,21 @@ def sig(x: float | None, k: int = 3) -> str:
     return fixed(x, max(0, k - 1 - math.floor(math.log10(abs(x)))))
 
 
+def diff_text(mean: float, low: float, high: float) -> tuple[str, str]:
+    """A signed difference (a paired score difference) and its interval, with the decimals of
+    the interval's width (``decimals``); a zero-width interval keeps the exact value."""
+    if mean is None or math.isnan(mean):
+        return "", ""
+    if math.isnan(low) or math.isnan(high):
+        return sig(mean, 4), ""
+    d = decimals(high - low)
+    if d is None:  # a zero-width interval: every deck gave the same difference
+        x = f"{mean:+g}" if mean else "0"
+        return x, f"[{x}, {x}]"
+    return (("+" if mean > 0 else "") + fixed(mean, d),
+            f"[{fixed(low, d)}, {fixed(high, d)}]")
+
+
 def rate_text(rate: float | None, low: float | None, high: float | None,
               scale: int = 100) -> tuple[str, str]:
     """A rate and its interval on ``scale`` (100 = %), with ``decimals`` of the interval's width:

@@ -41,6 +41,7 @@ class Run(Generic[S]):
     state: S
     done: int
     partial: bool
+    resumed: int = 0  # of ``done``, the items read back from a checkpoint
 
 
 def cold(*kernels: object) -> bool:
@@ -100,6 +101,7 @@ def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], 
         for first, k, value in seg.parts():
             items = int(chunk_sizes(n, chunk_size, first, k).sum())
             got = (add(got[0], value), first + k, got[2] + items)
+    resumed = got[2]
     if got[1] < chunks and client is None:
         compile_note(*kernels, progress=progress)
     bar = tqdm(total=n, initial=got[2], unit=unit, unit_scale=True, delay=2.0, leave=False,
@@ -118,7 +120,7 @@ def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], 
     finally:
         values.close()  # on Dask: the tasks still queued are cancelled
         bar.close()
-    return Run(got[0], got[2], got[2] < n)
+    return Run(got[0], got[2], got[2] < n, resumed)
 
 
 def _local(work: Callable[[int, int], T],

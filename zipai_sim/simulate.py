@@ -60,6 +60,7 @@ class SimResult:
     seconds: float = 0.0  # the run's wall time, without numba's one-time thread start-up
     threads: int = 1
     threshold: int | None = None  # the variant's 起胡 threshold for this run (胡息)
+    resumed: int = 0  # deals read back from a checkpoint (``checkpoint``), not dealt here
     _summary: pl.DataFrame | None = field(default=None, repr=False)
 
     def report(self, per: int | None = None) -> Report:
@@ -69,8 +70,10 @@ class SimResult:
         intervals, and the 胡息 distribution of complete dealer hands. Raises ValueError for a
         ``per`` that is not a power of ten."""
         per = check_per(per)
-        speed = self.n / max(self.seconds, 1e-9)
+        speed = (self.n - self.resumed) / max(self.seconds, 1e-9)
         extra = [f"({speed:,.0f} deals/s, thread start-up not counted)"]
+        if self.resumed:
+            extra.append(f"{self.resumed:,} deals resumed from a checkpoint")
         if self.partial:
             extra.append(f"PARTIAL: interrupted after {self.n:,} of {self.n_requested:,} deals")
         head = header([(self.variant, self.rules_hash)], [self.threshold], seed=self.seed,
@@ -253,7 +256,7 @@ def deal_runs(variants: list[Variant], n: int, seed: int, threads: int, chunk_si
         P = v.params
         out.append(SimResult(v.key, v.rules_hash, seed, run.done, n, cs, run.partial,
                              P[p.SEATS], P[p.FANXING] == 1, counts, hist, rows, seconds, th,
-                             v.win.threshold))
+                             v.win.threshold, run.resumed))
     return out
 
 

@@ -41,7 +41,17 @@ import polars as pl
 
 from ..checkpoint import register
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
-from ..report import DEFAULT_SEED, Report, ReportFrame, decimals, fixed, header, rate_text, sig
+from ..report import (
+    DEFAULT_SEED,
+    Report,
+    ReportFrame,
+    decimals,
+    diff_text,
+    fixed,
+    header,
+    rate_text,
+    sig,
+)
 from ..runs import run_parts
 
 #: arena policies by name → the attribute of ``kernels.play`` holding the policy's code
@@ -238,20 +248,6 @@ NOTES = ["score: mean settled score per hand over the seats (variant's unit); di
          "Wilson 95%"]
 
 
-def _score(mean: float, low: float, high: float) -> tuple[str, str]:
-    """A score difference and its interval with the decimals of the interval's width."""
-    if mean is None or math.isnan(mean):
-        return "", ""
-    if math.isnan(low) or math.isnan(high):
-        return sig(mean, 4), ""
-    d = decimals(high - low)
-    if d is None:  # a zero-width interval: every deck gave the same difference
-        x = f"{mean:+g}" if mean else "0"
-        return x, f"[{x}, {x}]"
-    return (("+" if mean > 0 else "") + fixed(mean, d),
-            f"[{fixed(low, d)}, {fixed(high, d)}]")
-
-
 def arena_view(df: pl.DataFrame) -> pl.DataFrame:
     """An arena result as text: per variant the line-up, the scores (with the decimals of the
     difference's interval), the difference and its interval, both win rates in % with their
@@ -261,7 +257,7 @@ def arena_view(df: pl.DataFrame) -> pl.DataFrame:
         "baseline score", "score diff", "95% interval", "challenger win %", "challenger 95%",
         "baseline win %", "baseline 95%")}
     for r in df.iter_rows(named=True):
-        diff, ci = _score(r["score_diff"], r["ci_low"], r["ci_high"])
+        diff, ci = diff_text(r["score_diff"], r["ci_low"], r["ci_high"])
         d = decimals(r["ci_high"] - r["ci_low"]) if not math.isnan(r["ci_high"]) else None
         for name in ("variant", "seats", "challenger", "baseline", "unit"):
             out[name].append(str(r[name]))

@@ -385,14 +385,16 @@ def calculate(hand: HandLike, variant: VariantLike,
     df = with_wilson(df, "play_count", "play_n", ("p_play", "play_low", "play_high"))
     extra = [f"stock {stock} (own draws {d}), {discards} discards to see, {U} unseen cards"]
     extra += [f"{sims:,} draws of the model"] if sims else []
-    extra += [f"{play:,} greedy hands played, seat {seat}"] if play else []
+    bot = policies if isinstance(policies, str) else ", ".join(policies)
+    extra += [f"{play:,} hands played ({bot}), seat {seat}"] if play else []
     run = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold],
-           "seed": seed if sims or play else None, "extra": extra}
+           "seed": seed if sims or play else None, "extra": extra,
+           "policies": policies if play else None}
     return ReportFrame.wrap(df.select(list(CALC_SCHEMA)).cast(CALC_SCHEMA),  # type: ignore
-                            run, legend(sims > 0, play > 0))
+                            run, legend(sims > 0, play > 0, bot))
 
 
-def legend(sims: bool = True, play: bool = True) -> list[str]:
+def legend(sims: bool = True, play: bool = True, bot: str = "greedy") -> list[str]:
     """The lines printed under a ``calculate`` table: what each column and the ``any`` row mean
     (the columns of an unrun part, no ``sims`` or ``play``, are left out)."""
     lines = [
@@ -406,9 +408,9 @@ def legend(sims: bool = True, play: bool = True) -> list[str]:
         lines.append("p_sim (%): the same draw model by random draws, with its Wilson 95% "
                      "interval: it should agree with p_exact")
     if play:
-        lines.append("p_play (%): greedy hands played from this deal that the seat won on that "
-                     "card (Wilson 95%); play changes the hand, so a card that does not win "
-                     "now can win later")
+        lines.append(f"p_play (%): hands played by {bot} from this deal that the seat won on "
+                     "that card (Wilson 95%); play changes the hand, so a card that does not "
+                     "win now can win later")
     lines.append("any: at least one of the winning cards (unseen: their copies; p_exact"
                  + (", p_sim" if sims else "") + ": one of them turns up"
                  + ("; p_play: the seat wins the hand at all, on any card" if play else "")

@@ -1,0 +1,71 @@
+"""``zipai-sim compare``: rule variants or thresholds on the same hands, paired differences of
+the balance metrics and a Holm correction (issue 9 §3; ``play.compare``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .cli_bounds import CliError, at_least_one, seed_arg
+from .report import DEFAULT_SEED
+
+
+def cmd_compare(a: argparse.Namespace) -> int:
+    """Compare variants or thresholds on the same hands: each run's balance metrics minus the
+    first run's, with paired 95% intervals, paired t p values and their Holm adjustment."""
+    from . import cli_bounds as B
+    from .chunks import check_count
+    from .cli_outputs import check_out, save_one
+    from .play.compare import compare
+    from .tables import table_metadata
+    from .variants import load_variant
+
+    at_least_one(a.hands, "--hands")
+    check_count(a.hands, "--hands")
+    check_out(a.out)
+    runs = len(a.variants) * len(a.thresholds or [0])
+    if runs < 2:
+        raise CliError("compare needs at least two runs: two --variants, or --thresholds with "
+                       "two or more values")
+    for v in a.variants:
+        load_variant(v)
+    B.time_cap(a.hands * runs, B.MAX_HANDS, "--hands", "hands", runs)
+    df = compare(a.variants, a.hands, a.seed, thresholds=a.thresholds, policies=a.policy,
+                 threads=a.threads, alpha=a.alpha, progress=None, client=a.client)
+    print(df.report())
+    done = df.run["n"]
+    partial = done < a.hands
+    runs_meta = {"variants": [k for k, _ in df.run["variants"]],  # the baseline included
+                 "rules_hash": [h for _, h in df.run["variants"]],
+                 "thresholds": df.run["thresholds"]}
+    meta = table_metadata(df, "compare", **runs_meta, n=done, n_requested=a.hands,
+                          partial=str(partial).lower(), policies=a.policy, engine="numba",
+                          alpha=a.alpha)
+    return save_one(df, a.out, meta, done, a.hands, "hands")
+
+
+def add_compare(sub, doc) -> None:
+    """The ``compare`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
+    from .cli_checkpoint import add_checkpoint
+    from .play.arena import KERNEL_POLICIES
+
+    co = sub.add_parser("compare", help=doc(cmd_compare), description=cmd_compare.__doc__)
+    co.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+                    help="variant keys or TOML paths; the first is the baseline (default: "
+                    "guangxi-81)")
+    co.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+                    help="起胡 thresholds: every variant at each (default: each variant's own)")
+    co.add_argument("--hands", type=int, default=20_000, metavar="N",
+                    help="hands, the same for every run (default: %(default)s)")
+    co.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
+                    help="root seed (default: %(default)s)")
+    co.add_argument("--policy", choices=sorted(KERNEL_POLICIES), default="greedy",
+                    help="policy of every seat (default: %(default)s)")
+    co.add_argument("--alpha", type=float, default=0.05, metavar="A",
+                    help="family-wise level of the Holm correction (default: %(default)s)")
+    co.add_argument("--threads", type=int, default=None, metavar="N",
+                    help="threads (default: all cores); the result does not depend on it")
+    co.add_argument("--out", type=Path, default=Path("compare.parquet"), metavar="FILE",
+                    help="Parquet file (default: %(default)s)")
+    add_checkpoint(co)
+    co.set_defaults(func=cmd_compare)
