@@ -88,3 +88,26 @@ def test_threshold_sweep_on_the_cli(tmp_path, capsys):
     huang = dict(df.filter(pl.col("metric") == "huangzhuang")
                  .select("threshold", "count").iter_rows())
     assert set(huang) == {15, 30} and huang[30] >= huang[15]
+
+
+def test_one_policy_per_seat_on_the_cli(tmp_path, capsys):
+    """``--policy greedy random random``: the dealer greedy, the others random — the same hands
+    as ``simulate_hands`` with that line-up, and the header and metadata say so."""
+    import polars as pl
+
+    from zipai_sim.cli import main
+    from zipai_sim.io import read_metadata
+    from zipai_sim.play.balance import simulate_hands
+
+    out = tmp_path / "lineup.parquet"
+    assert main(["balance", "--hands", "300", "--seed", "4", "--policy", "greedy", "random",
+                 "random", "--out", str(out)]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "policies greedy, random, random" in head
+    assert read_metadata(out)["policies"] == "greedy,random,random"
+    want = simulate_hands("guangxi-81", 300, seed=4, policies=["greedy", "random", "random"],
+                          progress=False)
+    cols = ["metric", "seat", "count", "n"]
+    assert pl.read_parquet(out).select(cols).equals(pl.DataFrame(want).select(cols))
+    assert main(["balance", "--hands", "10", "--policy", "greedy", "random"]) == 2
+    assert "policies must be" in capsys.readouterr().err

@@ -82,6 +82,8 @@ def test_sigint_table_convergence_keeps_the_points_reached(tmp_path):
     (["balance", "--hands", str(10**8), "--thresholds", "15", "20", "--threads", "1"], "b",
      10**8),
     (["match", "--matches", str(10**6)], "m", 10**6),
+    (["table", "waits", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十", "--variant",
+      "changsha-paohuzi", "--sims", str(10**9)], "w", 10**9),
     (["arena", "--challenger", "greedy", "--baseline", "random", "--decks", str(10**7),
       "--threads", "1", "--variant", "guangxi-81", "--variant", "hunan-hengyang"], "a", 10**7),
     (["table", "opening", "--hands", str(10**6), "--thresholds", "15", "20", "--threads", "1",

@@ -523,3 +523,19 @@ def test_cli_table_errors_are_one_line(argv, needle, capsys):
     code, out, err = run(argv, capsys)
     assert code == 2, (out, err)
     assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err
+
+
+def test_calculate_interrupted_keeps_the_trials_finished(monkeypatch):
+    """Ctrl-C in the draw model's second batch (16 chunks of 4,096 trials each): the counts are
+    those of the first 65,536 trials, the same as a run of exactly that many, and the header
+    says PARTIAL; the play run is not started."""
+    from test_runmodel import _ctrl_c_after
+
+    from zipai_sim.tables import waits_mc
+
+    want = T.calculate(WAIT20, "changsha-paohuzi", sims=65_536, seed=5)
+    _ctrl_c_after(monkeypatch, waits_mc, "_chunk_rng", 16)
+    got = T.calculate(WAIT20, "changsha-paohuzi", sims=100_000, seed=5)
+    assert set(got["sim_n"]) == {65_536}
+    assert got["sim_count"].equals(want["sim_count"])
+    assert "PARTIAL: interrupted after 65,536 of 100,000 draws" in str(got.report())

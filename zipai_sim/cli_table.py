@@ -91,10 +91,16 @@ def cmd_table(a: argparse.Namespace) -> int:
         B.time_cap(a.play, B.MAX_PLAY, "--play", "hands played", cores="one core")
         df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
                          seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
-                         play=a.play, seat=a.seat, seed=a.seed, policies=a.policy)
+                         play=a.play, seat=a.seat, seed=a.seed, policies=a.policy,
+                         progress=None)
+        # Ctrl-C keeps the trials finished (sim_n, play_n: the trials behind each count)
+        done = int(df["sim_n"].max() or 0) if a.sims else int(df["play_n"].max() or 0)
+        requested = a.sims if a.sims else a.play
+        partial = any(int(df[c].max() or 0) < n for c, n in (("sim_n", a.sims),
+                                                               ("play_n", a.play)) if n)
         run = {"hand": a.text, "variant": a.variant, "seed": a.seed, "sims": a.sims,
-               "play": a.play, "melds": ";".join(a.meld or []) or None, "n": a.sims,
-               "n_requested": a.sims, "partial": "false",
+               "play": a.play, "melds": ";".join(a.meld or []) or None, "n": done,
+               "n_requested": requested, "partial": str(partial).lower(),
                "policies": a.policy if a.play else None, "engine": "numba" if a.play else None}
     else:
         at_least_one(a.deals, "--deals")
@@ -108,13 +114,13 @@ def cmd_table(a: argparse.Namespace) -> int:
         done, partial, requested = df.run["n"], df.run["partial"], a.deals
         run = {"n": done, "n_requested": a.deals, "partial": str(partial).lower(),
                "chunk_size": df.run["chunk_size"]}
+    unit = "deals" if a.kind in ("deal", "convergence") else \
+        "draws" if a.kind == "waits" and a.sims else "hands"
     print(df.report(per).text(as_markdown=a.markdown))
     if a.out is not None:  # a partial run beside the requested name: that holds complete runs
         writes.append((df, partial_path(a.out) if partial else a.out,
                        T.table_metadata(df, a.kind, **run),
-                       f" (partial: {done:,} of {requested:,} "
-                       f"{'deals' if a.kind in ('deal', 'convergence') else 'hands'})"
-                       if partial else ""))
+                       f" (partial: {done:,} of {requested:,} {unit})" if partial else ""))
     if not save(writes):
         return 2
     return 130 if partial else 0

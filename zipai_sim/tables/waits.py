@@ -40,6 +40,7 @@ from ..kernels import hand as khand
 from ..report import DEFAULT_SEED, ReportFrame
 from ..variants import Variant, load_variant
 from ._util import with_wilson
+from .waits_mc import _simulate_draws, _simulate_play
 
 VariantLike = str | os.PathLike | Variant
 
@@ -205,56 +206,6 @@ def p_none(unseen: np.ndarray, wins: np.ndarray, draws: tuple[int, int, int]) ->
     return Fraction(ways, total)
 
 
-def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
-                    draws: tuple[int, int, int], sims: int, seed: int) -> tuple[int, list[int]]:
-    """Monte Carlo of the draw model: (trials with a win, trials with a win on each kind)."""
-    d, e, D = draws
-    pool = np.repeat(np.arange(20), unseen)
-    rng = np.random.default_rng(seed)
-    hits = 0  # a running count, not one flag per draw: memory stays flat for any sims
-    per = [0] * len(kinds)
-    step = 4096
-    for lo in range(0, sims, step):
-        m = min(step, sims - lo)
-        order = np.argsort(rng.random((m, len(pool))), axis=1)[:, : d + e + D]
-        cards = pool[order]
-        src = np.concatenate([np.zeros(d, int), np.ones(e, int), np.full(D, 2)])
-        win_at = wins[cards, src[None, :]]
-        hits += int(win_at.any(axis=1).sum())
-        for t, k in enumerate(kinds):
-            per[t] += int((win_at & (cards == k)).any(axis=1).sum())
-    return hits, per
-
-
-def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], plays: int,
-                   policies: str | Sequence[str], seed: int) -> tuple[int, list[int]]:
-    """Deal ``hand`` to ``seat``, shuffle the rest around it, play greedy hands: (hands the seat
-    won, hands it won on each kind)."""
-    from ..kernels import play as kp
-    from .opening import _policy_codes
-
-    P = v.params
-    seats, h = P[p.SEATS], P[p.OTHER_CARDS]
-    codes = _policy_codes(policies, seats)
-    rest = np.repeat(np.arange(20), 4 - hand.astype(np.int64)).astype(np.int8)
-    mine = np.repeat(np.arange(20), hand.astype(np.int64)).astype(np.int8)
-    rng = np.random.default_rng(seed)
-    scratch = kp.new_scratch()
-    key = seed & ((1 << 64) - 1)
-    won, per = 0, [0] * len(kinds)
-    idx = {k: t for t, k in enumerate(kinds)}
-    for j in range(plays):
-        others = rng.permutation(rest)
-        deck = np.concatenate([others[: seat * h], mine, others[seat * h:]])
-        _, out = kp.play_one(v, deck, codes, key, j, scratch)
-        if out[kp.O_WINNER] == seat:
-            won += 1
-            t = idx.get(int(out[kp.O_WIN_CARD]))
-            if t is not None:
-                per[t] += 1
-    return won, per
-
-
 def _nonneg(x: object, name: str) -> int:
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
         raise ValueError(f"{name} must be a non-negative integer, got {x!r}")
@@ -267,7 +218,7 @@ def calculate(hand: HandLike, variant: VariantLike,
               seen: HandLike | None = None, own_draws: int | None = None, discards: int = 0,
               sims: int = 0, play: int = 0, seat: int = 1,
               policies: str | Sequence[str] = "greedy",
-              seed: int = DEFAULT_SEED) -> pl.DataFrame:
+              seed: int = DEFAULT_SEED, progress: bool | None = False) -> pl.DataFrame:
     """The 听 table of one hand: each card that completes it, its 胡息, and the chance it comes.
 
     ``hand``: the cards in hand (字牌 text or ``int8[20]``); ``melds``: the player's groups on
@@ -361,10 +312,13 @@ def calculate(hand: HandLike, variant: VariantLike,
         r["p_exact"] = float(1 - p_none(unseen_c, only, draws))
     rows.append({"card": "any", "kind": None, "unseen": int(unseen_c[wins.any(axis=1)].sum()),
                  "p_exact": float(1 - p_none(unseen_c, wins, draws))})
-    if sims:
-        hit, per = _simulate_draws(unseen_c, wins, kinds, draws, sims, seed)
-        for r, x in zip(rows, per + [hit]):
-            r["sim_count"], r["sim_n"] = x, sims
+    done, asked = [], []
+    if sims:  # Ctrl-C keeps the trials finished (runs.run_batches), in both runs
+        run = _simulate_draws(unseen_c, wins, kinds, draws, sims, seed, progress)
+        for r, x in zip(rows, run.state[1] + [run.state[0]]):
+            r["sim_count"], r["sim_n"] = x, run.done
+        done.append(run.done)
+        asked.append(sims)
     if play:
         h = v.layout.other_cards
         if ms or unseen is not None or seen is not None or stock != P[p.STOCK_LEN] \
@@ -373,9 +327,13 @@ def calculate(hand: HandLike, variant: VariantLike,
                              f"dealt cards, without melds, unseen, seen or stock")
         if not 1 <= seat < seats:
             raise ValueError(f"seat must be a non-dealer seat 1..{seats - 1}, got {seat}")
-        won, per = _simulate_play(v, c, seat, kinds, play, policies, seed)
-        for r, x in zip(rows, per + [won]):
-            r["play_count"], r["play_n"] = x, play
+        run = _simulate_play(v, c, seat, kinds, play, policies, seed, progress) \
+            if not (done and done[-1] < sims) else None  # interrupted: start no more
+        got = run.state if run is not None else (0, [0] * len(kinds))
+        for r, x in zip(rows, got[1] + [got[0]]):
+            r["play_count"], r["play_n"] = x, 0 if run is None else run.done
+        done.append(0 if run is None else run.done)
+        asked.append(play)
     df = pl.DataFrame(rows, schema={k: CALC_SCHEMA[k] for k in CALC_SCHEMA
                                     if k in ("card", "kind", "huxi_self", "huxi_drawn",
                                              "huxi_discard", "win_self", "win_drawn",
@@ -384,9 +342,15 @@ def calculate(hand: HandLike, variant: VariantLike,
     df = with_wilson(df, "sim_count", "sim_n", ("p_sim", "sim_low", "sim_high"))
     df = with_wilson(df, "play_count", "play_n", ("p_play", "play_low", "play_high"))
     extra = [f"stock {stock} (own draws {d}), {discards} discards to see, {U} unseen cards"]
-    extra += [f"{sims:,} draws of the model"] if sims else []
+    sims_done = done[0] if sims else 0
+    play_done = done[-1] if play else 0
+    extra += [f"{sims_done:,} draws of the model"] if sims else []
     bot = policies if isinstance(policies, str) else ", ".join(policies)
-    extra += [f"{play:,} hands played ({bot}), seat {seat}"] if play else []
+    extra += [f"{play_done:,} hands played ({bot}), seat {seat}"] if play else []
+    if done != asked:  # Ctrl-C: the counts are of the trials finished
+        extra.append("PARTIAL: interrupted after " + " and ".join(
+            f"{x:,} of {y:,} {w}" for x, y, w in zip(
+                done, asked, (["draws"] if sims else []) + (["hands"] if play else []))))
     run = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold],
            "seed": seed if sims or play else None, "extra": extra,
            "policies": policies if play else None}
