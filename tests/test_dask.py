@@ -60,6 +60,15 @@ def test_arena(client):
     assert pl.DataFrame(got).equals(pl.DataFrame(want))
 
 
+def test_calculator(client):
+    hand = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"
+    got = T.calculate(hand, "changsha-paohuzi", sims=20_000, client=client)
+    assert got.equals(T.calculate(hand, "changsha-paohuzi", sims=20_000))
+    # a non-dealer's 20 cards at the deal, played from there
+    got = T.calculate(hand, "changsha-paohuzi", play=600, client=client)
+    assert got.equals(T.calculate(hand, "changsha-paohuzi", play=600))
+
+
 def test_simulate_matches(client):
     got = simulate_matches("hunan-hengyang", 6, seed=1, goal="yinghuzi", client=client,
                            progress=False)

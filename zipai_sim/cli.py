@@ -348,6 +348,7 @@ def _add_table_plot(sub) -> None:
     wa.add_argument("--policy", choices=("greedy", "random"), default="greedy",
                     help="policy of every seat in the --play hands (default: %(default)s)")
     common(wa)
+    add_checkpoint(wa)
     co = kinds.add_parser("convergence", help="one simulate_deals rate as deals accumulate")
     co.add_argument("--variant", default="guangxi-81",
                     help="variant key or TOML path (default: %(default)s)")

@@ -92,7 +92,7 @@ def cmd_table(a: argparse.Namespace) -> int:
         df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
                          seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
                          play=a.play, seat=a.seat, seed=a.seed, policies=a.policy,
-                         progress=None)
+                         progress=None, client=a.client)
         # Ctrl-C keeps the trials finished (sim_n, play_n: the trials behind each count)
         done = int(df["sim_n"].max() or 0) if a.sims else int(df["play_n"].max() or 0)
         requested = a.sims if a.sims else a.play

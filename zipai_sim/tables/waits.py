@@ -218,7 +218,8 @@ def calculate(hand: HandLike, variant: VariantLike,
               seen: HandLike | None = None, own_draws: int | None = None, discards: int = 0,
               sims: int = 0, play: int = 0, seat: int = 1,
               policies: str | Sequence[str] = "greedy",
-              seed: int = DEFAULT_SEED, progress: bool | None = False) -> pl.DataFrame:
+              seed: int = DEFAULT_SEED, progress: bool | None = False,
+              client: object = None) -> pl.DataFrame:
     """The 听 table of one hand: each card that completes it, its 胡息, and the chance it comes.
 
     ``hand``: the cards in hand (字牌 text or ``int8[20]``); ``melds``: the player's groups on
@@ -235,9 +236,12 @@ def calculate(hand: HandLike, variant: VariantLike,
     the threshold), ``unseen`` (copies the player cannot see; for "any", of all winning kinds),
     ``p_exact`` (Float64, the draw model counted exactly), ``sim_count, sim_n, p_sim, sim_low,
     sim_high`` (the same model by ``sims`` random draws, Wilson 95%), ``play_count, play_n,
-    p_play, play_low, play_high`` (``play`` greedy hands from the deal with the hand at
-    ``seat``, a non-dealer; the seat wins, on that card for a kind's row). Unrun columns are
-    null. ``seed`` (default 20261129, as on the command line) seeds ``sims`` and ``play``. The
+    p_play, play_low, play_high`` (``play`` hands played by ``policies`` from the deal with the
+    hand at ``seat``, a non-dealer; the seat wins, on that card for a kind's row). Unrun
+    columns are null. ``seed`` (default 20261129, as on the command line) seeds ``sims`` and
+    ``play``, chunk by chunk (``tables.waits_mc``): ``progress=None`` shows a bar, Ctrl-C
+    keeps the trials finished (``sim_n``/``play_n``; the header says PARTIAL), ``client`` (a
+    ``dask.distributed.Client``) runs the chunks on its workers with the same counts. The
     table is a ``report.ReportFrame``: in a notebook it shows as ``zipai-sim table waits``
     prints it, with the ``legend`` of its columns.
 
@@ -314,7 +318,7 @@ def calculate(hand: HandLike, variant: VariantLike,
                  "p_exact": float(1 - p_none(unseen_c, wins, draws))})
     done, asked = [], []
     if sims:  # Ctrl-C keeps the trials finished (runs.run_batches), in both runs
-        run = _simulate_draws(unseen_c, wins, kinds, draws, sims, seed, progress)
+        run = _simulate_draws(unseen_c, wins, kinds, draws, sims, seed, progress, client)
         for r, x in zip(rows, run.state[1] + [run.state[0]]):
             r["sim_count"], r["sim_n"] = x, run.done
         done.append(run.done)
@@ -327,7 +331,7 @@ def calculate(hand: HandLike, variant: VariantLike,
                              f"dealt cards, without melds, unseen, seen or stock")
         if not 1 <= seat < seats:
             raise ValueError(f"seat must be a non-dealer seat 1..{seats - 1}, got {seat}")
-        run = _simulate_play(v, c, seat, kinds, play, policies, seed, progress) \
+        run = _simulate_play(v, c, seat, kinds, play, policies, seed, progress, client) \
             if not (done and done[-1] < sims) else None  # interrupted: start no more
         got = run.state if run is not None else (0, [0] * len(kinds))
         for r, x in zip(rows, got[1] + [got[0]]):

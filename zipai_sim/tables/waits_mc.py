@@ -29,7 +29,7 @@ def _add_counts(state: tuple[int, list[int]], got: tuple[int, list[int]]) -> tup
 
 def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
                     draws: tuple[int, int, int], sims: int, seed: int,
-                    progress: bool | None = False) -> Run:
+                    progress: bool | None = False, client: object = None) -> Run:
     """Monte Carlo of the draw model on the run driver (``runs.run_batches``): state (trials
     with a win, trials with a win on each kind); ``done`` trials."""
     d, e, D = draws
@@ -49,7 +49,7 @@ def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
         return hits, per
 
     return run_batches(sims, SIM_CHUNK, 16, work, _add_counts, (0, [0] * len(kinds)),
-                       unit="draw", progress=progress,
+                       unit="draw", progress=progress, client=client,
                        identity={"what": "waits draw model", "seed": str(seed),
                                  "unseen": unseen.tolist(), "wins": wins.tolist(),
                                  "draws": list(draws)})
@@ -57,7 +57,7 @@ def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
 
 def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], plays: int,
                    policies: str | Sequence[str], seed: int,
-                   progress: bool | None = False) -> Run:
+                   progress: bool | None = False, client: object = None) -> Run:
     """Deal ``hand`` to ``seat``, shuffle the rest around it, play hands on the run driver:
     state (hands the seat won, hands it won on each kind); ``done`` hands."""
     from ..kernels import play as kp
@@ -88,7 +88,7 @@ def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], pl
         return won, per
 
     return run_batches(plays, PLAY_CHUNK, 1, work, _add_counts, (0, [0] * len(kinds)),
-                       unit="hand", progress=progress, kernels=(kp.play_hand,),
+                       unit="hand", progress=progress, kernels=(kp.play_hand,), client=client,
                        identity={"what": "waits play", "rules_hash": v.rules_hash,
                                  "seed": str(seed), "hand": hand.tolist(), "seat": seat,
                                  "policies": policies})
