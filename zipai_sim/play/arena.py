@@ -3,9 +3,10 @@
 Duplicate format, as in duplicate bridge: every deck is played ``seats + 1`` times, once with
 the challenger in seat ``s`` (the baseline in every other seat) for each seat ``s`` it can take,
 and once with the baseline in every seat. Every game of a deck has the same cards and the same
-policy random stream (deck ``j`` of chunk ``c`` is ``reference.shuffled_deck(key_c, j)`` and its
-stream ``Stream(key_c ^ POLICY_SALT, j)``, ``key_c`` from ``SeedSequence(seed, spawn_key=(c,))``,
-exactly as in ``simulate_hands``), so the card luck of a deck cancels in the difference.
+policy random streams (deck ``j`` of chunk ``c`` is ``reference.shuffled_deck(key_c, j)``, seat
+``s`` draws from ``Stream(key_c ^ POLICY_SALT ^ (s << 48), j)``, ``key_c`` from
+``SeedSequence(seed, spawn_key=(c,))``, exactly as in ``simulate_hands``), so the card luck of
+a deck cancels in the difference.
 
 Per deck ``j`` (scores are settled payments, RULES.md §7, in the variant's unit: 舵, 油, 囤, 排,
 胡; seat 0 deals):

@@ -25,7 +25,8 @@ from ..kernels import hand as khand
 from ..reference import Stream, decompositions, fanxing, instant
 from .chi import chi_options, leaves_discard
 
-POLICY_SALT = 0x5A49504149  # the policy stream of a hand: Stream(chunk_key ^ SALT, j)
+POLICY_SALT = 0x5A49504149  # seat s's policy stream: Stream(chunk_key ^ SALT ^ (s << 48), j)
+SEAT_SHIFT = 48
 RUNS = ("shun", "erqishi", "jiao")  # the free groups 对子胡 may not use (RULES.md §7.4)
 
 
@@ -137,7 +138,9 @@ class Game:
         self.players[0].hand[self.liangzhang] += 1
         self.stock = list(deck[n + 1:])
         self.policies = policies
-        self.rng = Stream(key ^ POLICY_SALT, j)
+        # one policy stream per seat: a random seat's draws never depend on another seat's
+        # decisions, so nothing a seat cannot see moves its choices (issue 9 §1)
+        self.rngs = [Stream(key ^ POLICY_SALT ^ (s << SEAT_SHIFT), j) for s in range(self.seats)]
         self.log: list[str] = []
         self.moves: list[tuple[int, str, tuple[int, ...]]] = []
         self.first_discard = True

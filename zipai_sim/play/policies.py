@@ -63,16 +63,17 @@ class ObservationPolicy(Protocol):
 
 
 class RandomPolicy:
-    """Uniform over the legal choices (passing included), drawn from the hand's policy stream."""
+    """Uniform over the legal choices (passing included), drawn from the seat's own policy
+    stream (``Game.rngs[seat]``)."""
 
     def discard(self, game, seat: int, options: list[int]) -> int:
-        return options[game.rng.below(len(options))]
+        return options[game.rngs[seat].below(len(options))]
 
     def peng(self, game, seat: int, card: int) -> bool:
-        return game.rng.below(2) == 1
+        return game.rngs[seat].below(2) == 1
 
     def chi(self, game, seat: int, card: int, options: list) -> int:
-        return game.rng.below(len(options) + 1) - 1
+        return game.rngs[seat].below(len(options) + 1) - 1
 
     def hu(self, game, seat: int, card: int, huxi: int) -> bool:
         return True

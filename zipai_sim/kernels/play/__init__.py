@@ -1,10 +1,10 @@
 """The numba play engine: the twin of ``zipai_sim.play.engine.Game`` (RULES.md §5–§6).
 
 ``play_hand`` plays one dealt deck move for move as the reference does, with the same seat
-policies (0 random, 1 greedy: ``play.policies``) drawing from the same policy stream
-(``Stream(key ^ POLICY_SALT, j)``), and writes the moves (``moves_out``, one ``M_*`` row each)
-and the outcome (``out``, ``O_*`` columns). ``play_chunks`` runs whole chunks in parallel, one
-prange iteration per chunk, deal ``j`` of chunk ``c`` dealt exactly as
+policies (0 random, 1 greedy: ``play.policies``), each seat drawing from its own policy
+stream (``Stream(key ^ POLICY_SALT ^ (seat << 48), j)``), and writes the moves (``moves_out``,
+one ``M_*`` row each) and the outcome (``out``, ``O_*`` columns). ``play_chunks`` runs whole
+chunks in parallel, one prange iteration per chunk, deal ``j`` of chunk ``c`` dealt exactly as
 ``reference.shuffled_deck(keys[c], j)``.
 
 No recursion: every step of the reference (turn loop, claims on a discard and on a draw, 臭牌,
@@ -16,7 +16,8 @@ chunk, reset per hand), in this order:
   碰 the seat passed (a later own draw is a 臭偎), ``[MK_BESIDE]`` cards lying beside the seat;
 - ``melds: int64[MAX_SEATS, MAX_MELDS, MELD_COLS]`` table groups in the reference's list order:
   kind (``MELD_*``), number of cards, 胡息, up to four kinds;
-- ``ints: int64[N_INTS]`` scalars (``I_*``), ``rng: uint64[2]`` the policy stream (state, spare);
+- ``ints: int64[N_INTS]`` scalars (``I_*``), ``rng: uint64[2 · MAX_SEATS]`` the seats' policy
+  streams (state, spare);
 - ``work: int64[hand.WORK]`` for ``eval_hand``, ``tmp: int8[8, 20]`` rows, ``cs`` the 吃
   options (``kernels.chi``), ``opts: int64[20]`` discard options.
 

@@ -11,6 +11,7 @@ from ..hand import WORK
 
 POLICY_SALT = 0x5A49504149  # the same salt as play.engine.POLICY_SALT
 _SALT = np.uint64(POLICY_SALT)
+SEAT_SHIFT = 48  # seat s's policy stream: Stream(key ^ POLICY_SALT ^ (s << 48), j)
 
 MAX_SEATS = 4
 MAX_MELDS = 12  # a seat holds at most H + 3 ≤ 24 cards at rest, at least 3 a group: ≤ 8
@@ -104,7 +105,7 @@ I_NMOV = 3
 I_SEATS = 4
 I_H = 5  # a non-dealer's dealt hand size
 I_CHOUWIN = 6  # variant.win.choupai_win
-I_HAVE = 7  # the policy stream's spare half is valid
+# 7: unused (one policy stream per seat now: I_HAVE)
 I_NPASS = 8  # passed claims noted for the card in hand
 I_NMELD = 9  # 9..12 number of table groups per seat
 I_PASS = 13  # 13..28 (seat, was_peng) pairs of the passed claims
@@ -121,7 +122,8 @@ I_FULL = 57  # packed whole hand
 I_TRIPLE = 61  # spaced mask of the kinds of the seat's 偎/臭偎/碰 (one group a kind at most)
 I_NOW_KEY = 65  # 65..72 the greedy score of the seat's hand now: its key (hand; table 胡息, fours)
 I_NOW = 73  # 73..76 the score (asked again at every 碰/吃 offer until the hand changes)
-N_INTS = 77
+I_HAVE = 77  # 77..80 seat s's policy stream has a valid spare half
+N_INTS = 81
 
 # _win flags
 F_TIANHU = 1
@@ -148,7 +150,7 @@ def new_scratch():
         np.zeros((3, MAX_SEATS, 20), np.int8),  # marks
         np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),  # melds
         np.zeros(N_INTS, np.int64),  # ints
-        np.zeros(2, np.uint64),  # rng
+        np.zeros(2 * MAX_SEATS, np.uint64),  # rng: (state, spare) of each seat's policy stream
         np.zeros(PLAY_WORK, np.int64),  # eval_hand work, then the free_best memo
         np.zeros((8, 20), np.int8),  # tmp rows: 2 吃 check, 3 policy hand, 4 winner's cards, 5 free
         np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
@@ -163,7 +165,7 @@ def _new_scratch():
         np.zeros((3, MAX_SEATS, 20), np.int8),
         np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64),
         np.zeros(N_INTS, np.int64),
-        np.zeros(2, np.uint64),
+        np.zeros(2 * MAX_SEATS, np.uint64),
         np.zeros(PLAY_WORK, np.int64),
         np.zeros((8, 20), np.int8),
         np.zeros((MAX_CHI, CHI_COLS), np.int64),

@@ -287,7 +287,7 @@ def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
     """``policy.discard`` among ``opts[:nopt]`` (``GreedyPolicy.best_discard``: the first
     best option)."""
     if policies[s] == POL_RANDOM:
-        return opts[_below(rng, ints, nopt)]
+        return opts[_below(rng, ints, s, nopt)]
     pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], _table_huxi(melds, ints, s),
                                            _fours(melds, ints, s))
     m1 = (pk | (pk >> 1)) & LOW
@@ -313,7 +313,7 @@ def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
 def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
     """``policy.peng``: 碰 when the best discard after it scores more than the hand now."""
     if policies[s] == POL_RANDOM:
-        return _below(rng, ints, 2) == 1
+        return _below(rng, ints, s, 2) == 1
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
     pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], th, fo)
@@ -327,7 +327,7 @@ def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
 def _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, s, c, nopt):
     """``policy.chi`` over the options ``cs[:nopt]``: index or -1."""
     if policies[s] == POL_RANDOM:
-        return _below(rng, ints, nopt + 1) - 1
+        return _below(rng, ints, s, nopt + 1) - 1
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
     full = ints[I_FULL + s]

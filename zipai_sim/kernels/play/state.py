@@ -58,12 +58,13 @@ def _say(moves, ints, s, a, aux, k, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _below(rng, ints, m):
-    """``Stream.below(m)`` on the policy stream."""
-    st, sp, hv, v = bounded(rng[0], rng[1], ints[I_HAVE], m)
-    rng[0] = st
-    rng[1] = sp
-    ints[I_HAVE] = hv
+def _below(rng, ints, s, m):
+    """``Stream.below(m)`` on seat ``s``'s policy stream (each seat its own: what one seat
+    draws never moves another's stream)."""
+    st, sp, hv, v = bounded(rng[2 * s], rng[2 * s + 1], ints[I_HAVE + s], m)
+    rng[2 * s] = st
+    rng[2 * s + 1] = sp
+    ints[I_HAVE + s] = hv
     return v
 
 

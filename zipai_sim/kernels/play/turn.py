@@ -39,6 +39,7 @@ from .layout import (
     O_PAYER,
     O_WIN_CARD,
     O_WINNER,
+    SEAT_SHIFT,
     WIN,
     _new_scratch,
 )
@@ -52,7 +53,7 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
 
     P: the variant's params tuple; choupai_win: ``variant.win.choupai_win`` (0/1); policies:
     ``int64[seats]`` POL_RANDOM / POL_GREEDY per seat; key (uint64), j: the deal's chunk key and
-    index (the policy stream is ``Stream(key ^ POLICY_SALT, j)``); moves_out:
+    index (seat s's policy stream is ``Stream(key ^ POLICY_SALT ^ (s << 48), j)``); moves_out:
     ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
     Returns the number of move rows written (also ``out[O_MOVES]``)."""
     hands, marks, melds, ints, rng, work, _tmp, _cs, opts = S
@@ -72,9 +73,10 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
             _set_count(hands, ints, s, k, hands[s, k] + 1)
     _set_count(hands, ints, 0, deck[n], hands[0, deck[n]] + 1)
     ints[I_POS] = n + 1
-    rng[0] = deal_state(key ^ _SALT, j)
-    rng[1] = NO_SPARE
-    ints[I_HAVE] = 0
+    for s in range(seats):  # one policy stream per seat
+        rng[2 * s] = deal_state(key ^ _SALT ^ (np.uint64(s) << np.uint64(SEAT_SHIFT)), j)
+        rng[2 * s + 1] = NO_SPARE
+        ints[I_HAVE + s] = 0
     out[:] = 0
     out[O_WINNER] = -1
     out[O_PAYER] = -1
@@ -149,7 +151,8 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
 @njit(cache=True, parallel=True)
 def play_chunks(keys, sizes, P, choupai_win, policies, out):
     """Play every deal of every chunk (one prange iteration per chunk): deal ``j`` of chunk ``c``
-    is ``reference.shuffled_deck(keys[c], j)``, its policy stream keyed ``keys[c] ^ POLICY_SALT``.
+    is ``reference.shuffled_deck(keys[c], j)``, seat ``s``'s policy stream keyed
+    ``keys[c] ^ POLICY_SALT ^ (s << 48)``.
     keys: uint64[m]; sizes: int64[m]; out: int64[m, ≥ max(sizes), N_OUT] (row j of chunk c)."""
     for c in prange(keys.shape[0]):
         S = _new_scratch()
