@@ -147,3 +147,31 @@ def test_cli_convergence_checkpoint_then_resume(tmp_path, capsys, monkeypatch):
 
     got, whole = _cli_cut_then_resume(argv, "c.parquet", tmp_path, capsys, monkeypatch, cut)
     assert _numbers(got).equals(_numbers(whole))
+
+
+def test_damaged_part_and_other_run_messages(tmp_path, capsys):
+    from test_cli import assert_one_line_error
+
+    argv = ["table", "deal", "--variants", "guangxi-dazipai", "--deals", "3000", "--seed", "2",
+            "--chunk-size", "500", "--thresholds", "15", "20", "--out",
+            str(tmp_path / "d.parquet")]
+    code, _, err = run(argv + ["--checkpoint", str(tmp_path / "ck")], capsys)
+    assert code == 0, err
+    # another threshold list: the message names the option, not a list of rules hashes
+    other = argv[:-4] + ["15", "25", "--out", str(tmp_path / "e.parquet")]
+    line = assert_one_line_error(*run(other + ["--resume", str(tmp_path / "ck")], capsys))
+    assert "thresholds was [15, 20], now [15, 25]" in line
+    part = sorted((tmp_path / "ck").glob("part-*.parquet"))[0]
+    part.write_bytes(part.read_bytes()[:100])
+    line = assert_one_line_error(*run(argv[:-1] + [str(tmp_path / "f.parquet"), "--resume",
+                                                   str(tmp_path / "ck")], capsys))
+    assert f"part file {part} is damaged" in line and "delete it" in line
+    part.unlink()  # as the message says: that batch and the ones after it are dealt again
+    code, _, err = run(argv[:-1] + [str(tmp_path / "f.parquet"), "--resume",
+                                    str(tmp_path / "ck")], capsys)
+    assert code == 0, err
+    assert _numbers(tmp_path / "f.parquet").equals(_numbers(tmp_path / "d.parquet"))
+    (tmp_path / "file").write_text("x")
+    assert "a file, not a folder" in assert_one_line_error(*run(
+        argv[:-1] + [str(tmp_path / "g.parquet"), "--checkpoint", str(tmp_path / "file")],
+        capsys))

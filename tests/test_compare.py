@@ -72,11 +72,20 @@ def test_a_run_against_itself_differs_by_nothing():
     assert not any(t["holm"]) and (t["ci_low"] == t["ci_high"]).all()
 
 
+def test_scores_in_different_units_are_not_subtracted():
+    t = compare(["guangxi-81", "guangxi-dazipai"], 100, 1, chunk_size=50)  # 舵 vs 油
+    assert not any(m.startswith("score_") for m in t["metric"])
+    assert "win_seat0" in t["metric"].to_list()
+    assert any("different units (duo, you)" in x for x in t.notes)
+
+
 def test_bad_runs_are_refused():
     with pytest.raises(ValueError, match="at least two runs"):
         compare("guangxi-81", 10)
     with pytest.raises(ValueError, match="same number of players"):
         compare(["guangxi-81", "liuhu-dao"], 10)
+    with pytest.raises(ValueError, match="repeated"):
+        compare("guangxi-dazipai", 10, thresholds=[15, 15, 20])
     with pytest.raises(ValueError, match="policies"):
         compare(["guangxi-81", "guangxi-dazipai"], 10, policies="lookahead")
 

@@ -443,9 +443,10 @@ def test_simulate_hands_returns_the_partial_summary(monkeypatch):
 
 
 def _match_interrupt_after(monkeypatch, calls: int) -> None:
-    """Ctrl-C in match ``calls + 1`` (a match is a chunk, and a batch: MATCH_BATCH = 1)."""
+    """Ctrl-C in match ``calls + 1`` (a match is a chunk; batches of one match here)."""
     import zipai_sim.play.match as mt
 
+    monkeypatch.setattr(mt, "MATCH_BATCH", 1)
     _ctrl_c_after(monkeypatch, mt, "_run", calls)
 
 

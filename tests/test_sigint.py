@@ -122,3 +122,28 @@ def test_sigint_then_resume_equals_the_uninterrupted_run(tmp_path):
     got, want = (pl.read_parquet(tmp_path / f).select(cols) for f in ("s.parquet", "w.parquet"))
     assert got.equals(want)
     assert read_metadata(tmp_path / "s.parquet")["partial"] == "false"
+
+
+def test_ctrl_c_after_the_run_finished_keeps_the_complete_result(tmp_path, capsys,
+                                                                 monkeypatch):
+    """SIGINT while the finished run is summarized and printed (here: inside ``report``): the
+    complete result is still printed and written under its name, exit 0, with a note."""
+    from test_cli import run
+
+    from zipai_sim.simulate import SimResult
+
+    real = SimResult.report
+
+    def report_after_ctrl_c(self, *a, **k):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(SimResult, "report", report_after_ctrl_c)
+    out = tmp_path / "s.parquet"
+    code, stdout, err = run(["simulate", "--deals", "3000", "--chunk-size", "500", "--out",
+                             str(out)], capsys)
+    assert code == 0, err
+    assert "Ctrl-C came after the run had finished" in err
+    assert read_metadata(out)["partial"] == "false" and "| tianhu " in stdout
+    assert signal.getsignal(signal.SIGINT) is not None  # the handler is given back

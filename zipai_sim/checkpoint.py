@@ -45,6 +45,16 @@ _ACTIVE: contextvars.ContextVar[Checkpoint | None] = contextvars.ContextVar(
 _CLASSES: dict[str, type] = {}
 
 
+#: the identity keys a refused resume names first: the options a user gives
+_ORDER = ("what", "unit", "variants", "thresholds", "seed", "n", "chunk_size", "policies",
+          "engine", "rows", "sample_per_chunk", "rules_hash")
+
+
+def _short(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "…"
+
+
 class CheckpointError(ValueError):
     """A checkpoint folder that cannot be used for this run: another run's, damaged, or not
     empty when starting afresh."""
@@ -115,13 +125,21 @@ def _to_frame(value: object) -> tuple[pl.DataFrame, str]:
 
 
 def _from_frame(path: Path) -> object:
-    df = pl.read_parquet(path)
-    tree = pl.read_parquet_metadata(path).get("tree")
-    if tree is None:
-        raise CheckpointError(f"{path} is not a zipai-sim part file")
-    arrays = [np.frombuffer(d, np.dtype(t)).reshape(s).copy()
-              for t, s, d in zip(df["dtype"], df["shape"], df["data"])]
-    return _decode(json.loads(tree), arrays)
+    try:
+        df = pl.read_parquet(path)
+        tree = pl.read_parquet_metadata(path).get("tree")
+        if tree is None:
+            raise ValueError("not a zipai-sim part file")
+        arrays = [np.frombuffer(d, np.dtype(t)).reshape(s).copy()
+                  for t, s, d in zip(df["dtype"], df["shape"], df["data"])]
+        return _decode(json.loads(tree), arrays)
+    except CheckpointError:
+        raise
+    except Exception as e:  # polars, numpy, JSON: one message, not a traceback
+        why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CheckpointError(f"part file {path} is damaged ({why[:120]}); delete it and resume "
+                              f"again: that batch and the ones after it are computed "
+                              f"anew") from None
 
 
 class Segment:
@@ -173,7 +191,10 @@ class Checkpoint:
             except (ValueError, KeyError, OSError) as e:
                 raise CheckpointError(f"{self.file} is damaged: {e}") from None
         else:
-            if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            if folder.exists() and not folder.is_dir():
+                raise CheckpointError(f"--checkpoint {folder}: a file, not a folder; give a new "
+                                      f"or empty folder")
+            if folder.exists() and any(folder.iterdir()):
                 raise CheckpointError(
                     f"--checkpoint {folder}: not an empty folder; resume the run saved there "
                     f"with --resume {folder}, or give a new folder")
@@ -187,11 +208,13 @@ class Checkpoint:
         i = len(self.runs)
         if self.resume and i < len(self.recorded) and self.recorded[i] != ident:
             old = self.recorded[i]
-            key = next(k for k in sorted(set(old) | set(ident)) if old.get(k) != ident.get(k))
+            keys = [k for k in _ORDER if k in old or k in ident] + sorted(
+                (set(old) | set(ident)) - set(_ORDER))
+            key = next(k for k in keys if old.get(k) != ident.get(k))
             raise CheckpointError(
                 f"--resume {self.folder}: the checkpoint is of another run ({key} was "
-                f"{old.get(key)!r}, now {ident.get(key)!r}); give the same command and options "
-                f"as the interrupted run")
+                f"{_short(old.get(key))}, now {_short(ident.get(key))}); give the same command "
+                f"and options as the interrupted run")
         self.runs.append(ident)
         if i >= len(self.recorded):
             self.recorded.append(ident)

@@ -497,8 +497,14 @@ def main(argv: list[str] | None = None) -> int:
             check_variant_files(flag, getattr(a, flag[2:], None))
         # every file written records this command line; each output is locked while it runs
         words = ["zipai-sim", *(sys.argv[1:] if argv is None else argv)]
-        with command_line(words), output_locks(), checkpointing(a) as code, dask_client(a):
+        from .runs import deferred_interrupts
+
+        with command_line(words), output_locks(), checkpointing(a) as code, \
+                dask_client(a), deferred_interrupts() as ctrl_c:
             code.append(a.func(a))  # 130 (interrupted): checkpointing says how to resume
+            if ctrl_c["got"] and code[0] == 0:
+                print("zipai-sim: Ctrl-C came after the run had finished: the complete result "
+                      "is printed and written", file=sys.stderr)
             return code[0]
     except BrokenPipeError:  # e.g. piped into head: the reader left, nothing to report
         sys.stderr.close()

@@ -56,6 +56,9 @@ def checkpointing(a: argparse.Namespace) -> Iterator[list[int]]:
         raise
     finally:
         block.__exit__(None, None, None)
-        if code and code[0] == 130:
+        if code and code[0] == 130 and any(c.folder.glob("part-*.parquet")):
             print(f"zipai-sim: the finished batches are saved in {c.folder}; run the same "
                   f"command with --resume {c.folder} to continue", file=sys.stderr)
+        elif code and code[0] == 130:
+            print(f"zipai-sim: no batch had finished; --resume {c.folder} starts the run over",
+                  file=sys.stderr)

@@ -29,14 +29,42 @@ def local_cluster(workers: int):
     """A ``LocalCluster`` of ``workers`` processes of one thread, the machine's cores shared
     between them (``NUMBA_NUM_THREADS`` per worker): N processes each running numba on every
     core would oversubscribe the machine N times."""
+    import logging
     import os
 
     import distributed
 
     cores = max(1, (os.cpu_count() or 1) // workers)
+    # the workers' own warnings (a task cancelled by Ctrl-C) are noise to a user
     return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                     dashboard_address=":0",
+                                     dashboard_address=":0", silence_logs=logging.ERROR,
                                      env={"NUMBA_NUM_THREADS": str(cores)})
+
+
+def _connect(distributed, address: str, timeout: object):
+    """``Client(address)``, given up after the connect timeout and a few seconds more: a port
+    that answers but is no Dask scheduler (an HTTP server) would hold the handshake forever."""
+    import threading
+
+    import dask
+
+    seconds = float(dask.utils.parse_timedelta(timeout, default="seconds")) + 5
+    got: list = []
+
+    def connect() -> None:
+        try:
+            got.append(distributed.Client(address, timeout=timeout))
+        except Exception as e:  # handed to the caller's thread
+            got.append(e)
+
+    t = threading.Thread(target=connect, daemon=True)
+    t.start()
+    t.join(seconds)
+    if not got:
+        raise TimeoutError(f"no Dask scheduler answered within {seconds:.0f} s")
+    if isinstance(got[0], Exception):
+        raise got[0]
+    return got[0]
 
 
 @contextmanager
@@ -61,12 +89,20 @@ def dask_client(a: argparse.Namespace) -> Iterator[None]:
             cluster = local_cluster(workers)
             client = distributed.Client(cluster)
         else:
-            # the wait for a scheduler is Dask's distributed.comm.timeouts.connect (30 s)
-            client = distributed.Client(address)
-    except OSError as e:
+            import dask
+
+            # the wait for a scheduler is Dask's distributed.comm.timeouts.connect (30 s), also
+            # for the handshake with something that is not a scheduler
+            client = _connect(distributed, address,
+                              dask.config.get("distributed.comm.timeouts.connect"))
+    except Exception as e:  # an OSError, a timeout, or garbage from a port that is no scheduler
         if cluster is not None:
             cluster.close()
-        raise CliError(f"--scheduler {address}: cannot connect ({e})") from None
+        why = str(e).strip().splitlines()[0][:120] if str(e).strip() else type(e).__name__
+        if workers is not None:
+            raise CliError(f"--dask-workers {workers}: cannot start the cluster ({why})") \
+                from None
+        raise CliError(f"--scheduler {address}: cannot connect ({why})") from None
     print(f"dask: {len(client.nthreads())} workers, "
           f"{sum(client.nthreads().values())} threads", file=sys.stderr)
     a.client = client

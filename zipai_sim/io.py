@@ -89,5 +89,7 @@ def write_parquet(df: pl.DataFrame, path: str | os.PathLike, metadata: dict[str,
 
 
 def read_metadata(path: str | os.PathLike) -> dict[str, str]:
-    """The key-value metadata of a Parquet file written by ``write_parquet``."""
-    return pl.read_parquet_metadata(os.fspath(path))
+    """The key-value metadata of a Parquet file written by ``write_parquet`` (the run's keys;
+    Arrow's own ``ARROW:*`` entries left out)."""
+    meta = pl.read_parquet_metadata(os.fspath(path))
+    return {k: v for k, v in meta.items() if not k.startswith("ARROW:")}

@@ -18,9 +18,11 @@ name and exits 130.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -108,7 +110,11 @@ def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], 
                disable=(progress is False), desc=desc or None)
     ranges = [(c, min(batch, chunks - c)) for c in range(got[1], chunks, batch)]
     values = _local(work, ranges) if client is None else _on_dask(client, work, ranges)
+    _guard(False)
     try:
+        if _DEFER["got"]:  # a Ctrl-C while the command was between two runs: stop here
+            _DEFER["got"] = False
+            raise KeyboardInterrupt
         for first, k, value in values:
             items = int(chunk_sizes(n, chunk_size, first, k).sum())
             if seg is not None:  # saved before it counts: a part on disk is a finished batch
@@ -118,9 +124,41 @@ def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], 
     except KeyboardInterrupt:
         pass  # partial: got is the last whole batch
     finally:
+        _guard(True)  # from here until the next run, a Ctrl-C keeps what finished
         values.close()  # on Dask: the tasks still queued are cancelled
         bar.close()
     return Run(got[0], got[2], got[2] < n, resumed)
+
+
+#: the command line's Ctrl-C guard (``deferred_interrupts``): on between a run's end and the
+#: command's end, so that a Ctrl-C while the finished result is summarized, printed and written
+#: does not throw it away; "got" records one that came
+_DEFER = {"on": False, "got": False}
+
+
+def _defer(signum, frame) -> None:
+    _DEFER["got"] = True
+
+
+def _guard(on: bool) -> None:
+    """Ctrl-C deferred (``on``) or back to raising KeyboardInterrupt; main thread only."""
+    if _DEFER["on"] and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _defer if on else signal.default_int_handler)
+
+
+@contextmanager
+def deferred_interrupts() -> Iterator[dict]:
+    """For the command line: after each run of ``run_batches`` ends, a Ctrl-C is recorded
+    (``["got"]``) instead of raised until the next run starts (which then stops at once, as a
+    Ctrl-C at its first boundary) or the block ends; the handler is restored after."""
+    old = signal.getsignal(signal.SIGINT)
+    _DEFER.update(on=True, got=False)
+    try:
+        yield _DEFER
+    finally:
+        _DEFER["on"] = False
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, old)
 
 
 def _local(work: Callable[[int, int], T],

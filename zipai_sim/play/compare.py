@@ -90,6 +90,8 @@ def _runs(variants, thresholds: Sequence[int] | None) -> list[Variant]:
         ts = list(thresholds)
         if not ts:
             raise ValueError("thresholds is empty")
+        if len(set(ts)) < len(ts):
+            raise ValueError(f"thresholds has a repeated value: {ts}")
         vs = [v.with_threshold(t) for v in vs for t in ts]
     if len(vs) < 2:
         raise ValueError("compare needs at least two runs: two variants, or one variant at two "
@@ -97,8 +99,7 @@ def _runs(variants, thresholds: Sequence[int] | None) -> list[Variant]:
     seats = {v.layout.players for v in vs}
     if len(seats) > 1:
         raise ValueError(f"the runs must have the same number of players to be compared seat "
-                         f"by seat, got {sorted(seats)} ("
-                         f"{', '.join(f'{v.key}: {v.layout.players}' for v in vs)})")
+                         f"by seat, got {', '.join(f'{v.key}: {v.layout.players}' for v in vs)}")
     return vs
 
 
@@ -116,7 +117,8 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     baseline_rules_hash, baseline_unit, metric, n`` (Int64), ``baseline_mean, mean, diff,
     se, ci_low, ci_high, p_value, p_holm`` (Float64) and ``holm`` (Boolean: ``p_holm <
     alpha``). A zero-width interval means every hand gave the same difference (p = 1 when
-    it is 0, else 0). Policies: "greedy" or "random", one for every seat or one per seat.
+    it is 0, else 0). Runs that score in different units (舵, 油 …) get no score rows.
+    Policies: "greedy" or "random", one for every seat or one per seat.
     Progress, Ctrl-C (a partial result, the header says so), checkpoints and ``client``
     as in every driver (``runs.run_batches``).
 
@@ -175,17 +177,22 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
                                     "seed": str(seed), "policies": pols})
     finally:
         numba.set_num_threads(old)
-    df = _table(vs, names, got.state, alpha)
+    units = sorted({v.settle.unit for v in vs})
+    shown = [m for m in names if len(units) == 1 or not m.startswith("score_")]
+    df = _table(vs, names, got.state, alpha, shown)
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="hands",
                chunk_size=cs, policies=pols, threads=min(int(th), numba.config.NUMBA_NUM_THREADS),
                seconds=time.perf_counter() - t0, partial=got.partial, n_requested=n,
                extra=[f"each run against {vs[0].key} at threshold {vs[0].win.threshold}, "
                       f"paired on the same hands"])
-    return CompareFrame.wrap(df, run, notes=[
-        f"diff: run minus baseline, mean over hands with a Student t 95% interval from the "
-        f"per-hand differences; p: paired t test; Holm: adjusted over all {df.height} rows, "
-        f"✓ where p_holm < {alpha}"])
+    notes = [f"diff: run minus baseline, mean over hands with a Student t 95% interval from the "
+             f"per-hand differences; p: paired t test; Holm: adjusted over all {df.height} "
+             f"rows, ✓ where p_holm < {alpha}"]
+    if len(units) > 1:  # 舵 minus 油 means nothing: the score rows are left out
+        notes.append(f"score rows left out: the runs score in different units "
+                     f"({', '.join(units)})")
+    return CompareFrame.wrap(df, run, notes=notes)
 
 
 SCHEMA = {"variant": pl.String, "threshold": pl.Int64, "rules_hash": pl.String,
@@ -202,13 +209,16 @@ def _unit(v: Variant, metric: str) -> str:
     return "cards" if metric == "draws" else "share of hands"
 
 
-def _table(vs: list[Variant], names: list[str], t: _Paired, alpha: float) -> pl.DataFrame:
+def _table(vs: list[Variant], names: list[str], t: _Paired, alpha: float,
+           shown: list[str]) -> pl.DataFrame:
     from scipy.stats import t as student
     from statsmodels.stats.multitest import multipletests
 
     rows, n, base = [], t.n, vs[0]
     for r, v in enumerate(vs[1:], start=1):
         for m, name in enumerate(names):
+            if name not in shown:
+                continue
             d, dsq = int(t.d[r, m]), int(t.d_sq[r, m])
             mean = d / n if n else math.nan
             se = p = half = math.nan
