@@ -105,11 +105,11 @@ def test_sigint_hands_and_matches(argv, name, requested, tmp_path):
 
 
 def test_sigint_then_resume_equals_the_uninterrupted_run(tmp_path):
-    argv = ["simulate", "--deals", str(3 * 10**7), "--threads", "1", "--seed", "77"]
+    argv = ["simulate", "--deals", str(2 * 10**7), "--threads", "1", "--seed", "77"]
     code, _, err = _interrupt(argv + ["--out", "s.parquet", "--checkpoint", "ck"], tmp_path)
     assert code == 130, err[-2000:]
     assert "--resume ck" in err
-    _partial(tmp_path, "s", 3 * 10**7)
+    _partial(tmp_path, "s", 2 * 10**7)
     exe = _console_script()
     more = [*argv[:-4], "--threads", "2", *argv[-2:]]  # thread count is no part of a result
     done = subprocess.run([exe, *more, "--out", "s.parquet", "--resume", "ck"], cwd=tmp_path,
