@@ -147,3 +147,7 @@ def test_ctrl_c_after_the_run_finished_keeps_the_complete_result(tmp_path, capsy
     assert "Ctrl-C came after the run had finished" in err
     assert read_metadata(out)["partial"] == "false" and "| tianhu " in stdout
     assert signal.getsignal(signal.SIGINT) is not None  # the handler is given back
+    monkeypatch.undo()  # and nothing of the held-back Ctrl-C reaches a later Python run
+    from zipai_sim.simulate import simulate_deals
+
+    assert simulate_deals("guangxi-81", 3000, chunk_size=500, progress=False).n == 3000

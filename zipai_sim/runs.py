@@ -112,7 +112,7 @@ def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], 
     values = _local(work, ranges) if client is None else _on_dask(client, work, ranges)
     _guard(False)
     try:
-        if _DEFER["got"]:  # a Ctrl-C while the command was between two runs: stop here
+        if _DEFER["on"] and _DEFER["got"]:  # a Ctrl-C between two runs of a command: stop
             _DEFER["got"] = False
             raise KeyboardInterrupt
         for first, k, value in values:
@@ -156,7 +156,7 @@ def deferred_interrupts() -> Iterator[dict]:
     try:
         yield _DEFER
     finally:
-        _DEFER["on"] = False
+        _DEFER.update(on=False, got=False)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, old)
 
