@@ -60,6 +60,7 @@ def test_arena(client):
     assert pl.DataFrame(got).equals(pl.DataFrame(want))
 
 
+@pytest.mark.slow  # ~30 s: the play run's workers load the play kernels
 def test_calculator(client):
     hand = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"
     got = T.calculate(hand, "changsha-paohuzi", sims=20_000, client=client)

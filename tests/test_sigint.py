@@ -81,13 +81,16 @@ def test_sigint_table_convergence_keeps_the_points_reached(tmp_path):
 @pytest.mark.parametrize("argv,name,requested", [
     (["balance", "--hands", str(10**8), "--thresholds", "15", "20", "--threads", "1"], "b",
      10**8),
-    (["match", "--matches", str(10**6)], "m", 10**6),
-    (["table", "waits", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十", "--variant",
-      "changsha-paohuzi", "--sims", str(10**9)], "w", 10**9),
+    # in-process Ctrl-C tests cover these paths (test_runmodel, test_tables): -m slow here
+    pytest.param(["match", "--matches", str(10**6)], "m", 10**6, marks=pytest.mark.slow),
+    pytest.param(["table", "waits", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十", "--variant",
+                  "changsha-paohuzi", "--sims", str(10**9)], "w", 10**9,
+                 marks=pytest.mark.slow),
     (["arena", "--challenger", "greedy", "--baseline", "random", "--decks", str(10**7),
       "--threads", "1", "--variant", "guangxi-81", "--variant", "hunan-hengyang"], "a", 10**7),
-    (["table", "opening", "--hands", str(10**6), "--thresholds", "15", "20", "--threads", "1",
-      "--records", "r.parquet"], "o", 10**6),
+    pytest.param(["table", "opening", "--hands", str(10**6), "--thresholds", "15", "20",
+                  "--threads", "1", "--records", "r.parquet"], "o", 10**6,
+                 marks=pytest.mark.slow),
 ])
 def test_sigint_hands_and_matches(argv, name, requested, tmp_path):
     code, out, err = _interrupt(argv + ["--out", f"{name}.parquet"], tmp_path)
