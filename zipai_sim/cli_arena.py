@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli_bounds import CliError, at_least_one, seed_arg
-from .report import DEFAULT_SEED
+from .cli_bounds import CliError, at_least_one
 
 
 def cmd_arena(a: argparse.Namespace) -> int:
@@ -66,13 +65,10 @@ def add_arena(sub, doc) -> None:
     ar.add_argument("--decks", type=int, default=10_000, metavar="N",
                     help="decks per variant, each played seats + 1 times (default: "
                     "%(default)s)")
-    ar.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
-                    help="root seed (default: %(default)s)")
-    ar.add_argument("--threads", type=int, default=None, metavar="N",
-                    help="threads (default: all cores); the result does not depend on it")
     ar.add_argument("--out", type=Path, default=Path("arena.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
-    from .cli_checkpoint import add_checkpoint
+    from .cli_checkpoint import add_checkpoint, add_seed_threads
 
+    add_seed_threads(ar)
     add_checkpoint(ar)
     ar.set_defaults(func=cmd_arena)

@@ -13,6 +13,18 @@ from pathlib import Path
 from .cli_bounds import CliError
 
 
+def add_seed_threads(q: argparse.ArgumentParser) -> None:
+    """``--seed`` and ``--threads`` of a command on the run driver: neither changes a result
+    beyond the seed itself (chunks are seeded from it, the thread count never matters)."""
+    from .cli_bounds import seed_arg
+    from .report import DEFAULT_SEED
+
+    q.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
+                   help="root seed (default: %(default)s)")
+    q.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="threads (default: all cores); the result does not depend on it")
+
+
 def add_checkpoint(q: argparse.ArgumentParser) -> None:
     """The two flags, on a command that runs through ``runs.run_batches``, and the Dask ones
     (``cli_dask``): both are the run model's."""

@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli_bounds import CliError, at_least_one, seed_arg
-from .report import DEFAULT_SEED
+from .cli_bounds import CliError, at_least_one
 
 
 def cmd_compare(a: argparse.Namespace) -> int:
@@ -46,7 +45,7 @@ def cmd_compare(a: argparse.Namespace) -> int:
 
 def add_compare(sub, doc) -> None:
     """The ``compare`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
-    from .cli_checkpoint import add_checkpoint
+    from .cli_checkpoint import add_checkpoint, add_seed_threads
     from .play.arena import KERNEL_POLICIES
 
     co = sub.add_parser("compare", help=doc(cmd_compare), description=cmd_compare.__doc__)
@@ -57,15 +56,12 @@ def add_compare(sub, doc) -> None:
                     help="起胡 thresholds: every variant at each (default: each variant's own)")
     co.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands, the same for every run (default: %(default)s)")
-    co.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
-                    help="root seed (default: %(default)s)")
     co.add_argument("--policy", choices=sorted(KERNEL_POLICIES), default="greedy",
                     help="policy of every seat (default: %(default)s)")
     co.add_argument("--alpha", type=float, default=0.05, metavar="A",
                     help="family-wise level of the Holm correction (default: %(default)s)")
-    co.add_argument("--threads", type=int, default=None, metavar="N",
-                    help="threads (default: all cores); the result does not depend on it")
     co.add_argument("--out", type=Path, default=Path("compare.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
+    add_seed_threads(co)
     add_checkpoint(co)
     co.set_defaults(func=cmd_compare)

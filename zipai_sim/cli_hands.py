@@ -9,7 +9,7 @@ from pathlib import Path
 from .cli_bounds import CliError as _Fail
 from .cli_bounds import at_least_one as _at_least_one
 from .cli_bounds import seed_arg
-from .cli_checkpoint import add_checkpoint
+from .cli_checkpoint import add_checkpoint, add_seed_threads
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
 from .report import DEFAULT_SEED, check_per
 
@@ -136,15 +136,11 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help="variant keys or TOML paths (default: guangxi-81)")
     ba.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands per variant (default: %(default)s)")
-    ba.add_argument("--threads", type=int, default=None, metavar="N",
-                    help="threads (default: all cores)")
     ba.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
                     help="sweep these 起胡 thresholds for every variant, e.g. 15 20 25 30 "
                     "(default: each variant's own)")
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
-    ba.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
-                      help="root seed (default: %(default)s)")
     ba.add_argument("--policy", nargs="+", choices=("greedy", "random"), default=["greedy"],
                     metavar="POLICY",
                     help="greedy or random: one for every seat, or one per seat from the "
@@ -157,6 +153,7 @@ def add_balance_match(sub, _doc, _add_per) -> None:
     ba.add_argument("--out", type=Path, default=Path("balance.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
     _add_per(ba)
+    add_seed_threads(ba)
     add_checkpoint(ba)
     ba.set_defaults(func=cmd_balance)
     ma = sub.add_parser("match", help=_doc(cmd_match), description=cmd_match.__doc__)

@@ -37,7 +37,7 @@ from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chun
 from ..report import DEFAULT_SEED, Report, ReportFrame, diff_text, header, sig
 from ..runs import run_batches
 from ..variants import Variant, load_variant
-from .arena import KERNEL_POLICIES, _won
+from .arena import _won
 from .balance import DEFAULT_HAND_CHUNK, settle_outcomes
 
 #: hand-level 0/1 metrics after the per-seat ones, in table order
@@ -128,6 +128,8 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     import numba
 
     from ..kernels import play as kp
+    from ..simulate import _check_threads
+    from ..tables.opening import _policy_codes
 
     vs = _runs(variants, thresholds)
     n, seed = check_count(n), check_seed(seed)
@@ -135,15 +137,9 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     if not (isinstance(alpha, float) and 0 < alpha < 1):
         raise ValueError(f"alpha must be a float in (0, 1), got {alpha!r}")
     seats = vs[0].layout.players
+    codes = _policy_codes(policies, seats)
     pols = [policies] * seats if isinstance(policies, str) else list(policies)
-    if len(pols) != seats or any(x not in KERNEL_POLICIES for x in pols):
-        raise ValueError(f"policies must be one of {sorted(KERNEL_POLICIES)} or a list of "
-                         f"{seats} of them, got {policies!r}")
-    codes = np.array([kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols],
-                     np.int64)
-    th = numba.config.NUMBA_NUM_THREADS if threads is None else threads
-    if isinstance(th, bool) or not isinstance(th, (int, np.integer)) or th < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    th = _check_threads(threads)
     names = metric_names(seats)
 
     def work(first: int, k: int) -> _Paired:
@@ -166,7 +162,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
 
     t0 = time.perf_counter()
     old = numba.get_num_threads()
-    numba.set_num_threads(min(int(th), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(th)
     try:
         got = run_batches(n, cs, 2 * numba.get_num_threads(), work, _Paired.merged,
                           _Paired(len(vs), len(names)), unit="hand", progress=progress,
@@ -182,7 +178,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     df = _table(vs, names, got.state, alpha, shown)
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="hands",
-               chunk_size=cs, policies=pols, threads=min(int(th), numba.config.NUMBA_NUM_THREADS),
+               chunk_size=cs, policies=pols, threads=th,
                seconds=time.perf_counter() - t0, partial=got.partial, n_requested=n,
                extra=[f"each run against {vs[0].key} at threshold {vs[0].win.threshold}, "
                       f"paired on the same hands"])
