@@ -57,7 +57,7 @@ from zipai_sim import params
 from zipai_sim.chunks import chunk_keys
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.engine import Game, Meld
-from zipai_sim.play.policies import GreedyPolicy, RandomPolicy
+from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
 from zipai_sim.reference import shuffled_deck
 
 VARIANTS = zs.list_variants()
@@ -67,12 +67,15 @@ KEY = int(chunk_keys(909, 0, 1)[0])
 DEAL_MOVES = ("提 (dealt)", "extra card")  # the only moves before a seat's first own choice
 
 
+BOTS = {"greedy": GreedyPolicy, "random": RandomPolicy, "lookahead": LookaheadPolicy}
+LINEUPS = {"mixed": ("greedy", "random"), "ladder": ("lookahead", "greedy", "random")}
+
+
 def table(v, seating: str, probe=None) -> list:
-    """The policies of a table: all greedy, all random, or mixed (greedy at even seats)."""
-    pols = []
-    for s in range(v.layout.players):
-        greedy = seating == "greedy" or (seating == "mixed" and s % 2 == 0)
-        pols.append(GreedyPolicy() if greedy else RandomPolicy())
+    """The policies of a table: all one bot, "mixed" (greedy at even seats, random at odd) or
+    "ladder" (lookahead, greedy, random in turn)."""
+    names = LINEUPS.get(seating, (seating,))
+    pols = [BOTS[names[s % len(names)]]() for s in range(v.layout.players)]
     return pols if probe is None else [probe(p, s) for s, p in enumerate(pols)]
 
 
@@ -222,14 +225,14 @@ class Probe(_Asks):
 
 # --- 1. reference engine: every question, hidden cards redealt -------------------------------
 
-def probe_hands(variant: str, hands: int, k: int, seed: int) -> dict:
+def probe_hands(variant: str, hands: int, k: int, seed: int, seatings=SEATINGS) -> dict:
     """Play ``hands`` deals of ``variant`` (seatings in turn) with every seat probed by ``k``
     redeals per question; returns how many questions of each kind were checked."""
     v = zs.load_variant(variant)
     asked: dict = {}
     rnd = random.Random(seed)
     for j in range(hands):
-        pols = table(v, SEATINGS[j % len(SEATINGS)],
+        pols = table(v, seatings[j % len(seatings)],
                      lambda p, s: Probe(p, s, k, rnd, asked))
         Game(v, shuffled_deck(KEY, j), pols, KEY, j).play()
     return asked
@@ -240,6 +243,21 @@ def test_reference_decisions_ignore_hidden_cards(variant):
     asked = probe_hands(variant, 36, 3, seed=1)
     assert asked.get("discard", 0) > 200 and asked.get("hu", 0) > 0
     assert asked.get("peng", 0) > 20 and asked.get("chi", 0) > 20
+
+
+@pytest.mark.parametrize("variant", ["guangxi-81", "changde-paohuzi"])
+def test_lookahead_decisions_ignore_hidden_cards(variant):
+    """The lookahead bot reads unseen counts: the cards it has not seen are redealt and its
+    answer stays (its chance uses only their number and kinds, never where they lie)."""
+    asked = probe_hands(variant, 4, 2, seed=5, seatings=("lookahead", "ladder"))
+    assert asked.get("discard", 0) > 30 and asked.get("chi", 0) > 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_lookahead_decisions_ignore_hidden_cards_large(variant):
+    asked = probe_hands(variant, 40, 3, seed=6, seatings=("lookahead", "ladder"))
+    assert all(asked.get(q, 0) > 0 for q in QUESTIONS)
 
 
 @pytest.mark.slow
@@ -280,7 +298,7 @@ def test_the_checker_catches_a_peeking_bot(how):
 
 POPS_REF = ("draws", "extra card")  # the moves that take the stock's top card
 POPS_KERNEL = (kp.A_DRAW, kp.A_EXTRA)
-CODES = {"greedy": kp.POL_GREEDY, "random": kp.POL_RANDOM}
+CODES = {"greedy": kp.POL_GREEDY, "random": kp.POL_RANDOM, "lookahead": kp.POL_LOOKAHEAD}
 
 
 def before_pop(moves: list, pops: list[bool], d: int) -> list:
@@ -335,6 +353,16 @@ def test_undrawn_stock_order_changes_no_earlier_decision_large(engine, variant, 
     check_stock_order(variant, j, seating, cut, seed, engine)
 
 
+@settings(max_examples=12, derandomize=True, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), j=st.integers(0, 65535),
+       seating=st.sampled_from(("lookahead", "ladder")), cut=st.floats(0, 1),
+       seed=st.integers(0, 2**32))
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_undrawn_stock_order_changes_no_earlier_lookahead_decision(engine, variant, j, seating,
+                                                                   cut, seed):
+    check_stock_order(variant, j, seating, cut, seed, engine)
+
+
 def test_the_stock_check_catches_a_bot_reading_the_stock():
     caught = 0
     for j in range(20):
@@ -378,7 +406,7 @@ def replayed(variant: str, seating: list[str], seat: int, deals: int) -> tuple[i
         logs = []
         for dk in (deck, moved):
             log: list = []
-            pols = [GreedyPolicy() if x == "greedy" else RandomPolicy() for x in seating]
+            pols = [BOTS[x]() for x in seating]
             pols[seat] = Record(pols[seat], seat, log)
             Game(v, dk, pols, KEY, j).play()
             logs.append(log)
@@ -398,6 +426,13 @@ def test_replayed_hand_with_a_hidden_card_moved(seating):
     greedy ones draws from the policy stream at a point that only its own questions decide."""
     compared, differ = replayed("guangxi-81", list(seating), 0, 150)
     assert compared > 300
+    assert differ == 0
+
+
+def test_replayed_hand_lookahead_seat():
+    """A lookahead seat (0) among greedy and random ones, a hidden card moved: same answers."""
+    compared, differ = replayed("guangxi-81", ["lookahead", "greedy", "random"], 0, 12)
+    assert compared > 30
     assert differ == 0
 
 

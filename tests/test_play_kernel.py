@@ -22,7 +22,7 @@ from zipai_sim.kernels.chi import chi_options_py, chi_possible, pack_hand
 from zipai_sim.play.balance import row_result, settle_outcomes
 from zipai_sim.play.chi import chi_options
 from zipai_sim.play.engine import Game, four_from
-from zipai_sim.play.policies import GreedyPolicy, RandomPolicy
+from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
 from zipai_sim.play.trace import hand_result
 from zipai_sim.settle import settle, settle_counts
 
@@ -44,11 +44,17 @@ def seating(name: str, seats: int) -> list[int]:
         return [kp.POL_GREEDY if s % 2 == 0 else kp.POL_RANDOM for s in range(seats)]
     if name == "mixed2":
         return [kp.POL_RANDOM if s % 2 == 0 else kp.POL_GREEDY for s in range(seats)]
+    if name == "lookahead":
+        return [kp.POL_LOOKAHEAD] * seats
+    if name == "ladder":  # lookahead dealer, then greedy, random, lookahead
+        return [(kp.POL_LOOKAHEAD, kp.POL_GREEDY, kp.POL_RANDOM)[s % 3] for s in range(seats)]
     raise ValueError(name)
 
 
 def policy_objects(codes):
-    return [RandomPolicy() if c == kp.POL_RANDOM else GreedyPolicy() for c in codes]
+    bots = {kp.POL_RANDOM: RandomPolicy, kp.POL_GREEDY: GreedyPolicy,
+            kp.POL_LOOKAHEAD: LookaheadPolicy}
+    return [bots[c]() for c in codes]
 
 
 def expected_all_pungs(g: Game, out) -> int:
@@ -128,11 +134,13 @@ def scratch():
     return kp.new_scratch()
 
 
-@pytest.mark.parametrize(("policy", "count"), [("random", 300), ("greedy", 300), ("mixed", 60)])
+@pytest.mark.parametrize(("policy", "count"), [("random", 300), ("greedy", 300), ("mixed", 60),
+                                               ("lookahead", 6), ("ladder", 6)])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_kernel_plays_the_reference_hands(variant, policy, count, scratch):
-    """300 seeded hands per variant and shipped policy (60 mixed seatings): identical logs,
-    moves, outcomes and settlements (units, 名堂, 翻信, payments)."""
+    """300 seeded hands per variant and shipped policy (60 mixed seatings; 6 with lookahead,
+    whose reference twin takes about a second a hand): identical logs, moves, outcomes and
+    settlements (units, 名堂, 翻信, payments)."""
     v = zs.load_variant(variant)
     codes = seating(policy, v.layout.players)
     rows, games = [], []
@@ -154,6 +162,17 @@ def test_kernel_plays_the_reference_hands_20000(variant, policy, scratch):
     v = zs.load_variant(variant)
     codes = seating(policy, v.layout.players)
     for j in range(20_000):
+        check_same_hand(v, KEY_SLOW, j, codes, scratch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", ["lookahead", "ladder"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_kernel_plays_the_reference_lookahead_hands_300(variant, policy, scratch):
+    """300 further seeded hands per variant with lookahead seats, move for move."""
+    v = zs.load_variant(variant)
+    codes = seating(policy, v.layout.players)
+    for j in range(300):
         check_same_hand(v, KEY_SLOW, j, codes, scratch)
 
 

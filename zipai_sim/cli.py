@@ -16,6 +16,7 @@ from .cli_dask import dask_client
 from .cli_hands import add_balance_match
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
 from .cli_table import cmd_table
+from .play import POLICY_NAMES
 from .report import DEFAULT_SEED
 
 
@@ -305,7 +306,7 @@ def _add_table_plot(sub) -> None:
         q.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
                        help="起胡 thresholds to sweep for every variant (default: each "
                        "variant's own)")
-        q.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+        q.add_argument("--policy", choices=POLICY_NAMES, default="greedy",
                        help="policy of every seat (default: %(default)s)")
         q.add_argument("--by", nargs="*", default=["seat"], metavar="COLUMN",
                        help="record columns to group by (default: seat); features: "
@@ -345,7 +346,7 @@ def _add_table_plot(sub) -> None:
                     "(default: 0, none)")
     wa.add_argument("--seat", type=int, default=1, metavar="S",
                     help="the hand's seat for --play, a non-dealer (default: %(default)s)")
-    wa.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+    wa.add_argument("--policy", choices=POLICY_NAMES, default="greedy",
                     help="policy of every seat in the --play hands (default: %(default)s)")
     common(wa)
     add_checkpoint(wa)
@@ -437,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="root seed (default: %(default)s)")
     pl.add_argument("--deal", type=int, default=0, metavar="I",
                     help="which deal of the seed's stream, as in simulate (default: 0)")
-    pl.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+    pl.add_argument("--policy", choices=POLICY_NAMES, default="greedy",
                     help="policy of every seat (default: %(default)s)")
     pl.add_argument("--jsonl", type=Path, default=None, metavar="FILE",
                     help="also write the hand record to FILE.jsonl (docs/records.md; "

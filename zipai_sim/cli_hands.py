@@ -11,6 +11,7 @@ from .cli_bounds import at_least_one as _at_least_one
 from .cli_bounds import seed_arg
 from .cli_checkpoint import add_checkpoint, add_seed_threads
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
+from .play import POLICY_NAMES
 from .report import DEFAULT_SEED, check_per
 
 
@@ -141,10 +142,10 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     "(default: each variant's own)")
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
-    ba.add_argument("--policy", nargs="+", choices=("greedy", "random"), default=["greedy"],
+    ba.add_argument("--policy", nargs="+", choices=POLICY_NAMES, default=["greedy"],
                     metavar="POLICY",
-                    help="greedy or random: one for every seat, or one per seat from the "
-                    "dealer (seat 0) on (default: greedy)")
+                    help="random, greedy or lookahead: one for every seat, or one per seat "
+                    "from the dealer (seat 0) on (default: greedy)")
     ba.add_argument("--rows", type=int, default=0, metavar="K",
                     help="keep the first K hands of every chunk (4096 hands) as per-hand rows "
                     "(default: 0)")
@@ -170,10 +171,10 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help="hands per match for --goal hands (default: %(default)s)")
     ma.add_argument("--target", type=int, default=None, metavar="HU",
                     help="胡 to reach for --goal hu100 (default: 100)")
-    ma.add_argument("--policies", nargs="+", choices=("greedy", "random"), default=["greedy"],
+    ma.add_argument("--policies", nargs="+", choices=POLICY_NAMES, default=["greedy"],
                     metavar="POLICY",
-                    help="greedy or random: one for every player, or one per player: four "
-                    "with a 数信 sitter, who sit out in turn (default: greedy)")
+                    help="random, greedy or lookahead: one for every player, or one per "
+                    "player: four with a 数信 sitter, who sit out in turn (default: greedy)")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ma.add_argument("--first-dealer", default="0", metavar="PLAYER",

@@ -5,3 +5,7 @@ and plays the same seeded hand move for move. ``balance`` runs and settles many 
 ``match`` plays sequences of hands with running totals, ``observation`` and ``policies`` are the
 hook for a user's own policy.
 """
+
+#: the shipped bots the numba engine plays, in the order of their codes (``kernels.play``:
+#: POL_RANDOM = 0, POL_GREEDY = 1, POL_LOOKAHEAD = 2); all also play on the reference engine
+POLICY_NAMES = ("random", "greedy", "lookahead")

@@ -27,7 +27,8 @@ in the all-baseline game; Wilson 95% intervals (``stats.wilson``).
 Memory is flat in the number of decks: per chunk only integer sums are kept (``Σ D``, ``Σ D²``
 with ``D_j = seats · d_j``, an exact integer; win counts), so the result is exact and the same
 for every thread count. A policy plays in the arena when the play kernel knows it:
-``KERNEL_POLICIES`` maps its name to the kernel's policy code (a new bot is one entry there).
+``KERNEL_POLICIES`` maps its name to the kernel's policy code (a new bot is one entry in
+``play.POLICY_NAMES``).
 """
 
 from __future__ import annotations
@@ -54,9 +55,10 @@ from ..report import (
     sig,
 )
 from ..runs import run_parts
+from . import POLICY_NAMES
 
-#: arena policies by name → the attribute of ``kernels.play`` holding the policy's code
-KERNEL_POLICIES = {"greedy": "POL_GREEDY", "random": "POL_RANDOM"}
+#: arena policies by name → the play kernel's policy code (``play.POLICY_NAMES``)
+KERNEL_POLICIES = {name: code for code, name in enumerate(POLICY_NAMES)}
 #: decks per chunk by default: ``simulate_hands``'s, so the arena's decks are balance's hands
 DEFAULT_ARENA_CHUNK = 1 << 12
 
@@ -145,8 +147,8 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
     from .balance import settle_outcomes
 
     seats = v.layout.players
-    code_c = getattr(kp, KERNEL_POLICIES[challenger])
-    code_b = getattr(kp, KERNEL_POLICIES[baseline])
+    code_c = KERNEL_POLICIES[challenger]
+    code_b = KERNEL_POLICIES[baseline]
     games = [np.full(seats, code_b, np.int64) for _ in range(seats + 1)]
     for s in range(seats):  # game s: the challenger in seat s; game `seats`: all baseline
         games[s][s] = code_c

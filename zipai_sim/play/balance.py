@@ -28,6 +28,7 @@ from ..runs import cons_list, run_parts
 from ..settle import HOWS, CoWinner, HandResult, settle, settle_counts, settle_rows
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
+from . import POLICY_NAMES
 from .balance_rows import _outcome_row, _rows_frame, _sample_block
 from .engine import Game
 from .policies import POLICIES, as_policy, is_named
@@ -411,8 +412,7 @@ def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int) -
     one parallel call, each chunk's rows settled and added in chunk order."""
     from ..kernels import play as kp
 
-    codes = np.array([kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols],
-                     np.int64)
+    codes = np.array([POLICY_NAMES.index(x) for x in pols], np.int64)
     seats = v.layout.players
 
     def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:

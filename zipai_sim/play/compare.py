@@ -118,7 +118,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     se, ci_low, ci_high, p_value, p_holm`` (Float64) and ``holm`` (Boolean: ``p_holm <
     alpha``). A zero-width interval means every hand gave the same difference (p = 1 when
     it is 0, else 0). Runs that score in different units (舵, 油 …) get no score rows.
-    Policies: "greedy" or "random", one for every seat or one per seat.
+    Policies: "random", "greedy" or "lookahead", one for every seat or one per seat.
     Progress, Ctrl-C (a partial result, the header says so), checkpoints and ``client``
     as in every driver (``runs.run_batches``).
 

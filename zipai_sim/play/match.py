@@ -45,6 +45,7 @@ from ..report import DEFAULT_SEED
 from ..runs import cons_list, run_batches
 from ..settle import HandResult, card_counts, settle_counts
 from ..variants import Variant, load_variant
+from . import POLICY_NAMES
 from .match_result import MatchResult, summarize
 from .policies import POLICIES, as_policy, is_named
 
@@ -140,7 +141,7 @@ def _hand(v: Variant, key: int, h: int, pols: list, engine: str,
     from ..kernels import play as kp
     from .balance import row_result
 
-    codes = [kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in pols]
+    codes = [POLICY_NAMES.index(x) for x in pols]
     _, o = kp.play_one(v, _deck(key, h, scratch[1]), codes, key, h, scratch[0])
     return (*row_result(v, o), int(o[kp.O_DRAWS]))
 
@@ -281,8 +282,8 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
     end rules, streams; the default seed is the command line's, 20261129). ``goal``: "hands"
     (``hands`` hands), "hu100" (first to ``target`` 胡息 from wins) or "yinghuzi" (硬胡子, seed
     000 ⑷); a match that has not reached its goal after ``max_hands`` hands stops with
-    ``ended = False`` and no winner. ``policies``: one name ("greedy", "random") or one per
-    player (user policy objects with ``engine="reference"``). ``first_dealer``: a player, or
+    ``ended = False`` and no winner. ``policies``: one name ("random", "greedy", "lookahead") or
+    one per player (user policy objects with ``engine="reference"``). ``first_dealer``: a player, or
     "rotate" (match ``m`` starts with player ``m % n``). ``engine``: the numba kernel or the
     reference ``Game`` (the same hands, move for move). Returns a ``MatchResult`` (in a
     notebook it shows as ``zipai-sim match`` prints it). A progress bar (stderr) shows after

@@ -34,6 +34,7 @@ from ..cards import card_name, parse_card
 from ..reference import decompositions
 from ..settle import Settlement
 from ..variants import Variant
+from . import POLICY_NAMES
 from .engine import Game, Meld, Outcome, four_from
 
 FORMAT = "zipai-sim-hand"
@@ -361,7 +362,7 @@ def kernel_records(v: Variant, seed: int, chunk_size: int, policies: Sequence[st
     from ..kernels import play as kp
     from ..reference import shuffled_deck
 
-    codes = [kp.POL_GREEDY if x == "greedy" else kp.POL_RANDOM for x in policies]
+    codes = [POLICY_NAMES.index(x) for x in policies]
     scratch = kp.new_scratch()
     recs, key, chunk = [], 0, -1
     for i in range(limit):

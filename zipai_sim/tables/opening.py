@@ -20,6 +20,7 @@ import polars as pl
 
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from ..kernels import features as kf
+from ..play import POLICY_NAMES
 from ..play.balance import DEFAULT_HAND_CHUNK, settle_outcomes
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
 from ..runs import cons_list, run_parts
@@ -29,7 +30,6 @@ from ._util import with_wilson
 
 VariantLike = str | os.PathLike | Variant
 
-POLICY_NAMES = ("random", "greedy")  # kernels.play POL_RANDOM = 0, POL_GREEDY = 1
 HOW = ("", "zimo", "fangpao", "drawn")  # kernels.play HOW_*
 
 RECORD_SCHEMA = {
@@ -81,7 +81,7 @@ def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
 
     The hands are those ``simulate_hands(variant, n, seed, policies)`` plays (same chunk size,
     default 4096), so win counts and mean scores agree with its balance table. ``policies``:
-    "greedy" or "random" for every seat, or one per seat.
+    "random", "greedy" or "lookahead" for every seat, or one per seat.
 
     A progress bar (stderr) appears after two seconds, and a note when the kernels are to be
     compiled, unless ``progress=False``; ``client``: a ``dask.distributed.Client`` whose

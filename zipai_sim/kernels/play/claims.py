@@ -48,8 +48,10 @@ from .layout import (
     MK_CHOU,
     MK_PASSED_PENG,
     NONE,
+    POL_LOOKAHEAD,
     WIN,
 )
+from .lookahead import _look_chi, _look_discard, _look_peng
 from .policies import _pol_chi, _pol_discard, _pol_peng
 from .state import (
     _add_group,
@@ -76,7 +78,8 @@ def _lay_opening_ti(P, hands, melds, ints, moves, s):
 
 
 @njit(cache=True, _nrt=False)
-def _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves, policies, s):
+def _choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves, policies,
+                    s):
     """``Game.choose_discard``: the options are the free kinds in order (坎 are never
     discarded, §5.7), else, with only 坎 left, skip the discard or break a 坎
     (``[play].only_kan_discard``)."""
@@ -93,7 +96,10 @@ def _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves, polici
         opt ^= b
         opts[n] = trailing_zeros(b) // W
         n += 1
-    c = _pol_discard(P, hands, melds, ints, rng, work, opts, policies, _I(s), _I(n))
+    if policies[s] == POL_LOOKAHEAD:
+        c = _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, _I(s), _I(n))
+    else:
+        c = _pol_discard(P, hands, melds, ints, rng, work, opts, policies, _I(s), _I(n))
     _set_count(hands, ints, s, c, hands[s, c] - 1)
     marks[MK_CHOU, s, c] = 1  # never 吃/碰 one's own discard (§5.6)
     _say(moves, ints, s, A_DISCARD, 0, c, 1)
@@ -149,7 +155,8 @@ def _chi_leaves_discard(P, ints, cs, s, c, i):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, first, c):
+def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves, policies,
+                first, c):
     """``Game.offer_peng`` by the seats after ``first`` in turn order (``others(first)``)."""
     seats = ints[I_SEATS]
     taker = _I(NONE)
@@ -159,7 +166,11 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, polic
             continue
         if not _keeps_discard(ints, s, c):  # §5.3: a claim must leave a discard
             continue
-        if _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, _I(s), _I(c)):
+        if policies[s] == POL_LOOKAHEAD:
+            yes = _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, _I(s), _I(c))
+        else:
+            yes = _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, _I(s), _I(c))
+        if yes:
             _set_count(hands, ints, s, c, 0)
             _add_same(P, melds, ints, s, MELD_PENG, c, 3)
             _say(moves, ints, s, A_PENG, 0, c, 3)
@@ -170,7 +181,8 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, polic
 
 
 @njit(cache=True, _nrt=False)
-def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
+def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, moves, policies, s,
+              c):
     """``Game.offer_chi`` once the card is known not 臭: options, the policy, the 吃."""
     pk = _seat_pack(ints, s)[3]
     m = chi_options(pk, c, cs)
@@ -182,7 +194,11 @@ def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, 
             n += 1
     if n == 0:
         return False
-    i = _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, _I(s), _I(c), _I(n))
+    if policies[s] == POL_LOOKAHEAD:
+        i = _look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, _I(s), _I(c), _I(n))
+    else:
+        i = _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, _I(s), _I(c),
+                     _I(n))
     if i < 0:
         _note_pass(ints, s, 0)
         return False
@@ -207,14 +223,15 @@ def _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, 
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts, moves, policies, s, c):
+def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, moves, policies, s,
+               c):
     """``Game.offer_chi``: the optional 吃 (with its 比) of seat ``s``."""
     if marks[MK_CHOU, s, c] != 0:
         return False
     if not chi_possible(_seat_pack(ints, s)[3], c):
         return False
-    return _chi_take(P, hands, melds, ints, rng, work, tmp, cs, opts, moves, policies, _I(s),
-                     _I(c))
+    return _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, moves,
+                     policies, _I(s), _I(c))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -237,16 +254,16 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
     """The optional claims on card ``c`` shown by seat ``src`` (``Game.claim_rest``): 碰 by the
     others, then 吃 by ``src`` itself (a drawn card only) and by the next seat; then the 臭牌
     marks, and an unclaimed card lies beside ``src``. Returns the taker or NONE."""
-    hands, marks, melds, ints, rng, work, tmp, cs, opts = S
+    hands, marks, melds, ints, rng, work, tmp, cs, opts, fl, memo = S
     ints[I_NPASS] = 0
-    taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, opts, moves, policies, src,
-                        c)
+    taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves,
+                        policies, src, c)
     nxt = (src + 1) % ints[I_SEATS]
     for s in (src, nxt):
         if s == src and src_may_chi == 0:
             continue
-        if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, cs, opts,
-                                        moves, policies, s, c):
+        if taker == NONE and _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs,
+                                        opts, moves, policies, s, c):
             taker = s
     _mark_passed(P, marks, ints, c, taker)
     if taker == NONE:
@@ -257,7 +274,7 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
 @njit(cache=True, _nrt=False)
 def _on_discard(P, S, deck, moves, out, policies, d, c):
     """``Game.on_discard``: WIN, the seat that took ``c``, or NONE."""
-    hands, marks, melds, ints, rng, work, tmp, cs, opts = S
+    hands, marks, melds, ints, rng, work, tmp, cs, opts, fl, memo = S
     seats = ints[I_SEATS]
     if P[p.DISCARD_WIN] == 1:
         for i in range(1, seats):
@@ -279,7 +296,7 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
 @njit(cache=True, _nrt=False)
 def _on_draw(P, S, deck, moves, out, policies, t, c, last):
     """``Game.on_draw``: WIN, the seat that took ``c``, or NONE."""
-    hands, marks, melds, ints, rng, work, tmp, cs, opts = S
+    hands, marks, melds, ints, rng, work, tmp, cs, opts, fl, memo = S
     seats = ints[I_SEATS]
     if hands[t, c] == 3 or _meld_of(melds, ints, t, c, False, True) >= 0 or hands[t, c] == 2:
         hx = _can_win(P, hands, marks, melds, ints, work, _I(t), _I(c), _I(1), _I(1))

@@ -24,6 +24,7 @@ MAX_CARDS = 9  # cards listed in one move (吃 + two 比 groups)
 # policies (one per seat, ``policies: int64[seats]``)
 POL_RANDOM = 0
 POL_GREEDY = 1
+POL_LOOKAHEAD = 2
 
 # --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
 M_SEAT = 0
@@ -125,6 +126,12 @@ I_NOW = 73  # 73..76 the score (asked again at every 碰/吃 offer until the han
 I_HAVE = 77  # 77..80 seat s's policy stream has a valid spare half
 N_INTS = 81
 
+# the lookahead memo: rows 0..MEMO-1 (whole hand, locked 胡息 | fours, waits, their 胡息), then
+# the params tuple P its entries were computed with (cleared when a hand brings another P)
+MEMO = 1 << 15
+MEMO_COLS = 4
+MEMO_ROWS = MEMO + 16  # 16 · 4 ≥ N_PARAMS
+
 # _win flags
 F_TIANHU = 1
 F_DIHU = 2
@@ -155,6 +162,8 @@ def new_scratch():
         np.zeros((8, 20), np.int8),  # tmp rows: 2 吃 check, 3 policy hand, 4 winner's cards, 5 free
         np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
         np.zeros(20, np.int64),  # discard options
+        np.zeros(24, np.float64),  # lookahead: the wait value of each discard option
+        np.zeros((MEMO_ROWS, MEMO_COLS), np.int64),  # lookahead: winning waits of hands seen
     )
 
 
@@ -170,4 +179,6 @@ def _new_scratch():
         np.zeros((8, 20), np.int8),
         np.zeros((MAX_CHI, CHI_COLS), np.int64),
         np.zeros(20, np.int64),
+        np.zeros(24, np.float64),
+        np.zeros((MEMO_ROWS, MEMO_COLS), np.int64),
     )

@@ -140,21 +140,16 @@ def _minus(P, k, pk, nf, k3, h4, locked, fours):
     return pk - b, nf - 1, k3, h4, locked, fours
 
 
-@njit(cache=True, _nrt=False)
-def _score(P, pk, nf, k3, h4, locked, fours, floor):
-    """``GreedyPolicy.score`` of a packed hand as one int: win * SCORE_WIN + waits *
-    SCORE_WAITS + best 胡息 over the waits.
+@njit(cache=True, _nrt=False, inline="always")
+def _cands(pk, nf, k3, h4, fours):
+    """The kinds worth asking about as waits of a packed hand (``_score``): a spaced mask, and
+    ``need0`` (1: a pair is owed, the hand holds a four-card group).
 
     A wait ``k`` is ``eval_hand(hand, k, own draw)``: a 坎 becomes a 提, a pair a 偎, any other
     card one more free card (§6). Exact necessary tests pick the kinds worth asking: the count
     test of each case, and the orphans (``packed.orphans``) of the hand, which only a card in
     every orphan's neighbourhood removes (a free card), which only the pair's own kind may hold
-    (a 偎 takes cards away, it covers nothing), or which must be none with the pair owed (a 提).
-    Each remaining kind gets ``eval_hand``'s own tests and the lookup tables.
-
-    ``floor``: the caller only needs scores above it (the best so far); once the kinds left
-    cannot lift the score above ``floor`` (each adds at most one win and one wait) the answer
-    is some value ≤ ``floor``. Exact whenever the true score is above ``floor``."""
+    (a 偎 takes cards away, it covers nothing), or which must be none with the pair owed (a 提)."""
     need0 = _I(1) if fours >= 1 else _I(0)
     m1 = (pk | (pk >> 1)) & LOW
     m2 = (pk >> 1) & LOW
@@ -175,6 +170,53 @@ def _score(P, pk, nf, k3, h4, locked, fours, floor):
     if k3 != 0 and nf >= 2 and (nf - 2) % 3 == 0:  # a 提 from a 坎: the pair is owed
         if (o0 if need0 == 1 else orphans(m1, m2, _I(1))) == 0:
             cand |= k3
+    return cand, need0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _wait_huxi(P, b, pk, nf, k3, locked, need0):
+    """胡息 of the packed hand completed by one card of the candidate kind ``b`` (a one-bit
+    mask from ``_cands``) on an own draw, or -1 when it does not complete: ``eval_hand``'s own
+    tests, then the lookup tables (``free_tab``)."""
+    k = _kind(b)
+    need = need0
+    base = locked
+    m2 = (pk >> 1) & LOW
+    if k3 & b:
+        q = pk
+        m = nf
+        need = _I(1)
+        base += group_points(P, p.TI_SMALL, k) - group_points(P, p.KAN_SMALL, k)
+    elif m2 & b:
+        q = pk - 2 * b
+        m = nf - 2
+        base += group_points(P, p.WEI_SMALL, k)
+    else:
+        q = pk + b
+        m = nf + 1
+    rest = m - 2 * need
+    if rest < 0 or rest % 3 != 0:
+        return _I(-1)
+    if orphans((q | (q >> 1)) & LOW, (q >> 1) & LOW, need) != 0:
+        return _I(-1)
+    if not _completes(q, need):
+        return _I(-1)
+    x = free_tab(q, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG], P[p.ERQISHI_SMALL],
+                 P[p.ERQISHI_BIG])
+    if x < 0:
+        return _I(-1)
+    return base + x
+
+
+@njit(cache=True, _nrt=False)
+def _score(P, pk, nf, k3, h4, locked, fours, floor):
+    """``GreedyPolicy.score`` of a packed hand as one int: win * SCORE_WIN + waits *
+    SCORE_WAITS + best 胡息 over the waits (the kinds of ``_cands``, each ``_wait_huxi``).
+
+    ``floor``: the caller only needs scores above it (the best so far); once the kinds left
+    cannot lift the score above ``floor`` (each adds at most one win and one wait) the answer
+    is some value ≤ ``floor``. Exact whenever the true score is above ``floor``."""
+    cand, need0 = _cands(pk, nf, k3, h4, fours)
     win = _I(0)
     waits = _I(0)
     best = _I(0)
@@ -189,33 +231,9 @@ def _score(P, pk, nf, k3, h4, locked, fours, floor):
         left -= 1
         b = cand & -cand
         cand ^= b
-        k = _kind(b)
-        need = need0
-        base = locked
-        if k3 & b:
-            q = pk
-            m = nf
-            need = _I(1)
-            base += group_points(P, p.TI_SMALL, k) - group_points(P, p.KAN_SMALL, k)
-        elif m2 & b:
-            q = pk - 2 * b
-            m = nf - 2
-            base += group_points(P, p.WEI_SMALL, k)
-        else:
-            q = pk + b
-            m = nf + 1
-        rest = m - 2 * need
-        if rest < 0 or rest % 3 != 0:
+        hx = _wait_huxi(P, b, pk, nf, k3, locked, need0)
+        if hx < 0:
             continue
-        if orphans((q | (q >> 1)) & LOW, (q >> 1) & LOW, need) != 0:
-            continue
-        if not _completes(q, need):
-            continue
-        x = free_tab(q, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG], P[p.ERQISHI_SMALL],
-                     P[p.ERQISHI_BIG])
-        if x < 0:
-            continue
-        hx = base + x
         waits += 1
         best = max(best, hx)
         if is_win(hx, P):

@@ -43,6 +43,7 @@ from .layout import (
     WIN,
     _new_scratch,
 )
+from .lookahead import memo_for
 from .state import _at_rest, _fours, _say, _set_count
 from .winning import _can_win, _deal_wins, _win
 
@@ -52,11 +53,13 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     """Play the dealt ``deck: int8[80]`` (``kernels.deal`` layout) as ``play.engine.Game`` does.
 
     P: the variant's params tuple; choupai_win: ``variant.win.choupai_win`` (0/1); policies:
-    ``int64[seats]`` POL_RANDOM / POL_GREEDY per seat; key (uint64), j: the deal's chunk key and
-    index (seat s's policy stream is ``Stream(key ^ POLICY_SALT ^ (s << 48), j)``); moves_out:
+    ``int64[seats]`` POL_RANDOM / POL_GREEDY / POL_LOOKAHEAD per seat; key (uint64), j: the
+    deal's chunk key and index (seat s's policy stream is ``Stream(key ^ POLICY_SALT ^
+    (s << 48), j)``); moves_out:
     ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
     Returns the number of move rows written (also ``out[O_MOVES]``)."""
-    hands, marks, melds, ints, rng, work, _tmp, _cs, opts = S
+    hands, marks, melds, ints, rng, work, tmp, _cs, opts, fl, memo = S
+    memo_for(P, memo)
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     hands[:, :] = 0
@@ -111,8 +114,8 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
             held = ints[I_HELD + s]
             c = _I(-1)
             if held > 0 and _at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
-                c = _choose_discard(P, hands, marks, melds, ints, rng, work, opts, moves_out,
-                                    policies, _I(s))
+                c = _choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts,
+                                    moves_out, policies, _I(s))
             if c >= 0:
                 res = _on_discard(P, S, deck, moves_out, out, policies, _I(s), _I(c))
                 ints[I_FIRST] = 0

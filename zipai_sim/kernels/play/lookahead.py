@@ -1,0 +1,364 @@
+"""The ``lookahead`` seat policy, twin of ``zipai_sim.play.policies.LookaheadPolicy`` (issue 9).
+
+It ranks the hands an option leaves by a key compared in order:
+
+1. ``vw``, the wait value: over the winning waits (``policies._cands`` / ``_wait_huxi``), the
+   live copies ``L = Σ unseen[k]`` and the value ``A = Σ unseen[k] · (max(胡息 − 起胡, 0) + 3)``
+   (a 囤-like step of 3 胡息); ``vw = hit(L) · A / L``, where ``hit(L) = 1 − C(U − L, S) /
+   C(U, S)`` is the exact hypergeometric chance that one of the ``L`` live cards lies among the
+   ``S`` stock cards, the stock being a uniform draw of the ``U`` cards the seat has not seen;
+2. ``v1``, the one-step look-ahead, asked only when ``vw`` is 0: for each unseen kind ``j``
+   (chance ``unseen[j] / U``) the best ``vw`` after drawing ``j`` and discarding a free card
+   (``U − 1`` unseen, ``S − 1`` in the stock, one copy of ``j`` fewer);
+3. ``g``, the greedy score (``policies._score``: win, waits, best 胡息), for ties.
+
+Unseen counts come from what the seat sees (``play.observation.observe``): 4 copies a kind
+minus its hand, every seat's face-up table cards (another seat's 偎 is face down), the cards
+beside every seat and the card on offer. ``hit`` is a product of ``L`` ratios, the same
+floating-point operations in the twin, so both engines make the same choices.
+"""
+
+from numba import njit
+
+from ... import params as p
+from ..deal import DECK
+from ..packed import LOW, W, orphans
+from .layout import (
+    _I,
+    I_FULL,
+    I_HELD,
+    I_NMELD,
+    I_POS,
+    I_SEATS,
+    MD_CARDS,
+    MD_KIND,
+    MD_LEN,
+    MELD_PENG,
+    MELD_WEI,
+    MEMO,
+    MEMO_COLS,
+    MK_BESIDE,
+)
+from .policies import (
+    NEIGHBOURS,
+    _cands,
+    _dead,
+    _kind,
+    _minus,
+    _reach,
+    _score,
+    _wait_huxi,
+    _words,
+)
+from .state import _chi_left, _fours, _pts, _table_huxi
+
+U_ROW = 6  # the row of ``tmp`` (int8[8, 20]) holding the seat's unseen counts
+
+
+@njit(cache=True, _nrt=False)
+def _unseen(hands, marks, melds, ints, s, c, U):
+    """Write seat ``s``'s unseen counts into ``U: int8[20]`` (``c``: the card on offer, -1
+    while discarding; it is seen when it lies nowhere else); returns (cards unseen, stock)."""
+    for k in range(20):
+        U[k] = 4 - hands[s, k]
+    placed = _I(0)
+    for t in range(ints[I_SEATS]):
+        placed += ints[I_HELD + t]
+        for i in range(ints[I_NMELD + t]):
+            n = melds[t, i, MD_LEN]
+            placed += n
+            if t != s and melds[t, i, MD_KIND] == MELD_WEI:
+                continue  # face down: another seat sees neither kind nor 胡息
+            for q in range(n):
+                U[melds[t, i, MD_CARDS + q]] -= 1
+        for k in range(20):
+            b = marks[MK_BESIDE, t, k]
+            placed += b
+            U[k] -= b
+    stock = _I(DECK) - ints[I_POS]
+    placed += stock
+    if c >= 0 and placed < DECK:
+        U[c] -= 1
+    utot = _I(0)
+    for k in range(20):
+        utot += U[k]
+    return utot, stock
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _hit(utot, stock, live):
+    """1 − C(utot − live, stock) / C(utot, stock): the chance that ``stock`` cards drawn from
+    ``utot`` without replacement hold one of ``live`` given cards."""
+    m = 1.0
+    for w in range(live):
+        a = utot - w - stock
+        if a <= 0:
+            return 1.0
+        m = m * a / (utot - w)
+    return 1.0 - m
+
+
+@njit(cache=True, _nrt=False)
+def memo_for(P, memo):
+    """Clear the memo when ``P`` is not the params tuple its entries were computed with (a
+    scratch tuple reused for another variant); called once a hand."""
+    same = True
+    for i in range(len(P)):
+        if memo[MEMO + i // MEMO_COLS, i % MEMO_COLS] != P[i]:
+            same = False
+    if not same:
+        for r in range(MEMO):
+            for q in range(MEMO_COLS):
+                memo[r, q] = 0
+        for i in range(len(P)):
+            memo[MEMO + i // MEMO_COLS, i % MEMO_COLS] = P[i]
+    return same
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _slot(full, aux):
+    """The memo row of a hand (a multiplicative hash of its key)."""
+    return ((full * _I(-7046029254386353131)) ^ aux) >> 40 & (MEMO - 1)
+
+
+@njit(cache=True, _nrt=False)
+def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, utot, stock):
+    """``vw`` of a packed hand at rest (``drawn``: a kind with one unseen copy fewer, or -1).
+
+    A hand's winning waits depend on its cards and table only, not on what is unseen: they are
+    kept in ``memo`` (``layout.MEMO``; a row per hash of the key (whole hand, locked 胡息,
+    fours): the key, a spaced mask of the waits, their 胡息 packed 9 bits each; hands with at
+    most 7 winning waits)."""
+    full = pk + 3 * k3 + 4 * h4
+    aux = (locked << 8) | fours
+    r = _slot(full, aux)
+    th = P[p.THRESHOLD]
+    live = _I(0)
+    acc = _I(0)
+    if memo[r, 0] == full and memo[r, 1] == aux:
+        mask = memo[r, 2]
+        pack = memo[r, 3]
+        while mask != 0:
+            b = mask & -mask
+            mask ^= b
+            k = _kind(b)
+            hx = pack & 511
+            pack >>= 9
+            u = _I(U[k]) - (1 if k == drawn else 0)
+            if u > 0:
+                live += u
+                acc += u * (max(hx - th, 0) + 3)
+    else:
+        cand, need0 = _cands(pk, nf, k3, h4, fours)
+        mask = _I(0)
+        pack = _I(0)
+        n = _I(0)
+        keep = True
+        while cand != 0:
+            b = cand & -cand
+            cand ^= b
+            hx = _wait_huxi(P, b, pk, nf, k3, locked, need0)
+            if hx < 0 or not (hx >= th or (P[p.PIAOHU] == 1 and hx == 0)):
+                continue
+            if n < 7 and hx < 512:
+                pack |= hx << (9 * n)
+                mask |= b
+                n += 1
+            else:
+                keep = False
+            k = _kind(b)
+            u = _I(U[k]) - (1 if k == drawn else 0)
+            if u > 0:
+                live += u
+                acc += u * (max(hx - th, 0) + 3)
+        if keep:
+            memo[r, 0] = full
+            memo[r, 1] = aux
+            memo[r, 2] = mask
+            memo[r, 3] = pack
+    if live == 0:
+        return 0.0
+    return _hit(utot, stock, live) * acc / live
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _two_cover(o):
+    """Whether two kinds can fix every orphan in the spaced mask ``o`` (``_reach``): the first
+    orphan's fixer is one of its ``NEIGHBOURS``, the rest must share a second."""
+    if o == 0:
+        return True
+    nb = NEIGHBOURS[_kind(o & -o)]
+    while nb != 0:
+        b = nb & -nb
+        nb ^= b
+        if _reach(o & ~NEIGHBOURS[_kind(b)]) != 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _may_step(pk):
+    """False when no draw and discard can leave the packed free cards ``pk`` waiting, so that
+    ``v1`` is 0. A hand that waits after drawing ``j`` and discarding ``d`` lacks one card, so
+    the hand now lacks at most two, and gains at most one card beside ``j`` from outside; each
+    orphan (``packed.orphans``, a pair allowed) either leaves (at most one: ``d``) or is fixed
+    by a card from outside in its ``NEIGHBOURS``: all but one orphan are fixed by two kinds."""
+    o = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, _I(1))
+    if _two_cover(o):
+        return True
+    x = o
+    while x != 0:
+        b = x & -x
+        x ^= b
+        if _two_cover(o ^ b):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _step_value(P, memo, full, th, fo, U, utot, stock):
+    """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``)."""
+    tot = 0.0
+    if not _may_step(_words(P, full, th, fo)[0]):
+        return tot
+    for j in range(20):
+        u = _I(U[j])
+        if u <= 0:
+            continue
+        pk, nf, k3, h4, locked, fours = _words(P, full + (_I(1) << (W * j)), th, fo)
+        opt = (pk | (pk >> 1)) & LOW
+        o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
+        reach_all = _reach(o1)
+        best = 0.0
+        while opt != 0:
+            b = opt & -opt
+            opt ^= b
+            if _dead(o1, reach_all, b):
+                continue
+            v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, _I(j), utot - 1,
+                            max(stock - 1, 0))
+            if v > best:
+                best = v
+        tot += u * best
+    return tot / utot
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _above(vw, v1, g, tvw, tv1, tg):
+    return vw > tvw or (vw == tvw and (v1 > tv1 or (v1 == tv1 and g > tg)))
+
+
+@njit(cache=True, _nrt=False)
+def _best_key(P, memo, full, th, fo, optmask, U, utot, stock, fl):
+    """The best option's key ``(vw, v1, g)`` and kind among the kinds of ``optmask`` (a spaced
+    mask, tried in increasing kind; the first best wins) for the packed whole hand ``full``;
+    ``(0.0, 0.0, 0, -1)`` without an option. ``fl: float64[≥ 20]`` scratch."""
+    pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
+    m1 = (pk | (pk >> 1)) & LOW
+    o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
+    reach_all = _reach(o1)
+    top = 0.0
+    x = optmask
+    while x != 0:
+        b = x & -x
+        x ^= b
+        k = _kind(b)
+        v = 0.0
+        if not (m1 & b and _dead(o1, reach_all, b)):
+            a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
+            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, _I(-1), utot, stock)
+        fl[k] = v
+        if v > top:
+            top = v
+    tv1 = 0.0
+    tg = _I(-1)
+    pick = _I(-1)
+    x = optmask
+    while x != 0:
+        b = x & -x
+        x ^= b
+        k = _kind(b)
+        if fl[k] != top:
+            continue
+        v1 = 0.0
+        if top == 0.0:
+            v1 = _step_value(P, memo, full - b, th, fo, U, utot, stock)
+            if v1 < tv1:
+                continue
+        if m1 & b and _dead(o1, reach_all, b):
+            g = _I(0)  # what _score answers for a hand without a wait
+        else:
+            a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
+            g = _score(P, a1, a2, a3, a4, a5, a6, tg if v1 == tv1 else _I(-1))
+        if pick < 0 or v1 > tv1 or g > tg:
+            tv1 = v1
+            tg = g
+            pick = k
+    if pick < 0:
+        return 0.0, 0.0, _I(0), _I(-1)
+    return top, tv1, tg, pick
+
+
+@njit(cache=True, _nrt=False)
+def _rest_key(P, memo, full, th, fo, U, utot, stock):
+    """The key ``(vw, v1, g)`` of the packed whole hand ``full`` as it is (passing a claim)."""
+    pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
+    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, _I(-1), utot, stock)
+    v1 = _step_value(P, memo, full, th, fo, U, utot, stock) if vw == 0.0 else 0.0
+    return vw, v1, _score(P, pk, nf, k3, h4, locked, fours, _I(-1))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _free(full):
+    """The free kinds (held once or twice) of a packed whole hand, as a spaced mask."""
+    b0 = full & LOW
+    b1 = (full >> 1) & LOW
+    b2 = (full >> 2) & LOW
+    return (b0 ^ b1) & ~b2
+
+
+@njit(cache=True, _nrt=False)
+def _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
+    """``LookaheadPolicy.discard`` among ``opts[:nopt]`` (kinds in increasing order)."""
+    U = tmp[U_ROW]
+    utot, stock = _unseen(hands, marks, melds, ints, s, _I(-1), U)
+    mask = _I(0)
+    for i in range(nopt):
+        mask |= _I(1) << (W * opts[i])
+    th = _table_huxi(melds, ints, s)
+    return _best_key(P, memo, ints[I_FULL + s], th, _fours(melds, ints, s), mask, U, utot, stock,
+                     fl)[3]
+
+
+@njit(cache=True, _nrt=False)
+def _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
+    """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key."""
+    U = tmp[U_ROW]
+    utot, stock = _unseen(hands, marks, melds, ints, s, c, U)
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    full = ints[I_FULL + s]
+    nvw, nv1, ng = _rest_key(P, memo, full, th, fo, U, utot, stock)
+    left = full - 2 * (_I(1) << (W * c))
+    vw, v1, g, _k = _best_key(P, memo, left, th + _pts(P, MELD_PENG, c), fo, _free(left), U, utot,
+                              stock, fl)
+    return _above(vw, v1, g, nvw, nv1, ng)
+
+
+@njit(cache=True, _nrt=False)
+def _look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
+    """``LookaheadPolicy.chi`` over the options ``cs[:nopt]``: index or -1."""
+    U = tmp[U_ROW]
+    utot, stock = _unseen(hands, marks, melds, ints, s, c, U)
+    th = _table_huxi(melds, ints, s)
+    fo = _fours(melds, ints, s)
+    full = ints[I_FULL + s]
+    bvw, bv1, bg = _rest_key(P, memo, full, th, fo, U, utot, stock)
+    pick = _I(-1)
+    for i in range(nopt):
+        left, gain = _chi_left(P, full, cs, c, i)
+        vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, stock, fl)
+        if _above(vw, v1, g, bvw, bv1, bg):
+            bvw, bv1, bg = vw, v1, g
+            pick = i
+    return pick
