@@ -45,11 +45,13 @@ SIZES = {  # items per timed call
     "default": dict(floor=8_000_000, deal=2_000_000, evals=2_000_000, pool=3_000_000,
                     waits=100_000, sim=4_000_000, variant_sim=4_000_000, ref_random=2000,
                     ref_complete=500, ref_waits=200, ref_sim=2000, play_greedy=32_768,
-                    play_random=131_072, ref_play=40, mem_hands=20_000, api_evals=10_000_000),
+                    play_random=131_072, play_lookahead=2_048, ref_play=40, mem_hands=20_000,
+                    api_evals=10_000_000),
     "quick": dict(floor=2_000_000, deal=500_000, evals=500_000, pool=1_000_000,
                   waits=20_000, sim=500_000, variant_sim=500_000, ref_random=300,
                   ref_complete=100, ref_waits=30, ref_sim=300, play_greedy=4_000,
-                  play_random=20_000, ref_play=10, mem_hands=2_000, api_evals=1_000_000),
+                  play_random=20_000, play_lookahead=256, ref_play=10, mem_hands=2_000,
+                  api_evals=1_000_000),
 }
 
 
@@ -101,21 +103,23 @@ class Bench:
     def time(self, item: str, n: int, fn, threads: int = 1, floor: bool = False,
              ref_item: str | None = None, target: float | None = None,
              target_text: str = "", base_item: str | None = None,
-             kernel_item: str | None = None, target_ratio: float | None = None) -> float:
+             kernel_item: str | None = None, target_ratio: float | None = None,
+             greedy_item: str | None = None) -> float:
         """Time ``fn`` (``n`` items per call), print a line, and keep the row; returns the rate.
         ``floor``: report the ratio to the shuffle floor at the same thread count;
         ``ref_item``: the reference row (1 thread) to compare with; ``base_item``: a row of this
         run at the same thread count to report the ratio to (the deal kernel for whole hands);
         ``kernel_item``: the row of this run, same thread count, that times the bare kernel under
         a public call, and ``target_ratio`` the least rate / kernel rate that meets the target
-        (rate / shuffle floor for a ``floor`` row without ``kernel_item``)."""
+        (rate / shuffle floor for a ``floor`` row without ``kernel_item``); ``greedy_item``: the
+        greedy bot's row, same thread count, for a stronger bot's cost."""
         s, others = best_seconds(fn, threads)
         rate = n / s
         self.rates[(item, threads)] = rate
         self.rows.append(dict(item=item, threads=threads, n=n, seconds=s, rate=rate,
                               floor=floor, ref_item=ref_item, target=target, base_item=base_item,
                               kernel_item=kernel_item, target_ratio=target_ratio,
-                              target_text=target_text, others=others))
+                              target_text=target_text, others=others, greedy_item=greedy_item))
         note = f"  [others used {others:.1f} cores]" if others else ""
         print(f"  {item:<48} {threads}t  {rate:>14,.0f} /s  ({s:.3f} s){note}", flush=True)
         return rate
@@ -128,6 +132,7 @@ class Bench:
             rr = self.rates.get((r["ref_item"], 1)) if r["ref_item"] else None
             bb = self.rates.get((r["base_item"], r["threads"])) if r["base_item"] else None
             kk = self.rates.get((r["kernel_item"], r["threads"])) if r["kernel_item"] else None
+            gg = self.rates.get((r["greedy_item"], r["threads"])) if r["greedy_item"] else None
             t, tr = r["target"], r["target_ratio"]
             met = None if t is None else bool(r["rate"] >= t)
             base = kk if r["kernel_item"] else f  # what a ratio target compares with
@@ -139,6 +144,7 @@ class Bench:
                             ratio_to_reference=None if rr is None else round(r["rate"] / rr, 1),
                             ratio_to_deal_kernel=None if bb is None else round(r["rate"] / bb, 5),
                             ratio_to_kernel=None if kk is None else round(r["rate"] / kk, 3),
+                            ratio_to_greedy=None if gg is None else round(r["rate"] / gg, 4),
                             target=r["target_text"] or None, met=met,
                             other_processes_cores=round(r["others"], 2)))
         return out
@@ -297,27 +303,29 @@ def bench_simulate(b: Bench, sz: dict, P: tuple) -> None:
                     for j in range(sz["ref_sim"])])
 
 
-PLAY_TARGET_2T = {"greedy": 100_000, "random": 300_000}  # issue 8: hands/s on 2 cores
-# (3-player variants)
+PLAY_TARGET_2T = {"greedy": 100_000, "random": 300_000,  # issue 8: hands/s on 2 cores
+                  "lookahead": 5_000}  # issue 9, every seat lookahead (3-player variants)
 
 
 def bench_play(b: Bench, sz: dict, P: tuple) -> None:
     """Item 8: whole hands (issue 3): the play kernel per variant and policy, 1–2 threads.
 
     Rows time ``play_chunks`` (deal, play, outcome rows; no settlement); the ratio column
-    compares them with the deal kernel's rate at the same thread count (same run). The
-    reference engine rows are guangxi-81 only."""
+    compares them with the deal kernel's rate at the same thread count (same run), and a
+    lookahead row with greedy's (same variant and thread count). The reference engine rows are
+    guangxi-81 only."""
     from zipai_sim.chunks import chunk_sizes
     from zipai_sim.kernels import play as kp
     from zipai_sim.play.engine import Game
     from zipai_sim.play.policies import POLICIES
 
-    cs = 1 << 12
     for key in zs.list_variants():
         v = zs.load_variant(key)
         seats = v.layout.players
-        for policy, code in (("greedy", kp.POL_GREEDY), ("random", kp.POL_RANDOM)):
+        for policy, code in (("greedy", kp.POL_GREEDY), ("random", kp.POL_RANDOM),
+                             ("lookahead", kp.POL_LOOKAHEAD)):
             n = sz[f"play_{policy}"]
+            cs = 1 << 12 if policy != "lookahead" else 1 << 7  # chunks for both threads
             m = -(-n // cs)
             keys, sizes = chunk_keys(SEED, 0, m), chunk_sizes(n, cs, 0, m)
             out = np.zeros((m, cs, kp.N_OUT), np.int64)
@@ -333,7 +341,9 @@ def bench_play(b: Bench, sz: dict, P: tuple) -> None:
                        base_item="deal kernel only (outputs preallocated)",
                        ref_item=f"reference engine {policy}" if key == VARIANT else None,
                        target=target,
-                       target_text=f"≥ {target:,} hands/s on 2 threads" if target else "")
+                       target_text=f"≥ {target:,} hands/s on 2 threads" if target else "",
+                       greedy_item=(f"play_chunks greedy ({key})" if policy == "lookahead"
+                                    else None))
     v = zs.load_variant(VARIANT)
     key = int(chunk_keys(SEED, 0, 1)[0])
     for policy in ("greedy", "random"):
@@ -384,7 +394,8 @@ def machine() -> dict:
 def fmt_table(rows: list[dict]) -> str:
     """The rows as a markdown table (also readable as plain text)."""
     head = ["item", "threads", "n", "seconds", "rate (/s)", "ratio to floor",
-            "ratio to deal kernel", "ratio to kernel", "ratio to reference", "target", "met"]
+            "ratio to deal kernel", "ratio to kernel", "ratio to greedy", "ratio to reference",
+            "target", "met"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         mark = " †" if r["other_processes_cores"] else ""
@@ -393,6 +404,7 @@ def fmt_table(rows: list[dict]) -> str:
                  "" if r["ratio_to_floor"] is None else f"{r['ratio_to_floor']:.3f}",
                  "" if r["ratio_to_deal_kernel"] is None else f"{r['ratio_to_deal_kernel']:.4f}",
                  "" if r.get("ratio_to_kernel") is None else f"{r['ratio_to_kernel']:.3f}",
+                 "" if r.get("ratio_to_greedy") is None else f"{r['ratio_to_greedy']:.4f}",
                  "" if r["ratio_to_reference"] is None else f"{r['ratio_to_reference']:,.0f}×",
                  r["target"] or "", "" if r["met"] is None else ("yes" if r["met"] else "no")]
         lines.append("| " + " | ".join(cells) + " |")
@@ -413,8 +425,9 @@ def write_results(info: dict, command: str, rows: list[dict], table: str) -> Non
           "rate / bare-shuffle rate at the same thread count. Ratio to deal kernel (whole hands): "
           "rate / the deal kernel's deals per second at the same thread count. Ratio to kernel "
           "(public calls): rate / the rate of the bare kernel under it on the same items, same "
-          "thread count (the kernel writes into preallocated outputs). Ratio to "
-          "reference: rate / the "
+          "thread count (the kernel writes into preallocated outputs). Ratio to greedy (a "
+          "stronger bot): rate / the greedy bot's hands per second, same variant and thread "
+          "count. Ratio to reference: rate / the "
           "single-threaded pure-Python `zipai_sim.reference` rate for the same work. "
           "Random and complete hands are 21-card dealer hands; waits rows count 20-card hands "
           "(each a full 20-kind × 2 table). † other processes used CPU during the best repeat "

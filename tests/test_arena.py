@@ -162,7 +162,7 @@ def test_cli_prints_and_writes(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, flag", [
-    (["--challenger", "lookahead", "--baseline", "greedy"], "--challenger"),
+    (["--challenger", "rollout", "--baseline", "greedy"], "--challenger"),
     (["--challenger", "greedy", "--baseline", "best"], "--baseline"),
     (["--challenger", "greedy", "--baseline", "random", "--decks", "-5"], "--decks"),
     (["--challenger", "greedy", "--baseline", "random", "--decks", "0"], "--decks"),

@@ -3,8 +3,8 @@
 bool``, ``chi(game, seat, card, options) -> index or -1`` and ``hu(game, seat, card, huxi) ->
 bool``.
 
-Both shipped policies always take a win (a declined 胡 only changes who wins later; see
-docs/decisions.md).
+The shipped bots (``play.bots``: ``random``, ``greedy``, ``lookahead``) always take a win (a
+declined 胡 only changes who wins later; see docs/decisions.md).
 
 A user policy is easiest written against an ``Observation`` (``play.observation``: own hand,
 every seat's shown groups and beside cards, 臭 cards, stock size, …) instead of the whole game —
@@ -23,7 +23,7 @@ the ``ObservationPolicy`` protocol, every method but ``discard`` optional::
 ``options``, an index out of range, a non-bool) raises ValueError naming the policy, the seat,
 the question and the answer. The two styles are told apart by ``discard``'s parameters:
 ``(obs, options)`` or ``(game, seat, options)``. User policies run on the reference engine only
-(``engine="reference"``); the numba kernel has ``random`` and ``greedy`` built in.
+(``engine="reference"``); the numba kernel has the shipped bots built in.
 """
 
 from __future__ import annotations
@@ -163,9 +163,10 @@ def _arity(f: object) -> int:
 
 def as_policy(x: object) -> Policy:
     """A ``Policy`` for the reference engine from ``x``: a shipped name (``"random"``,
-    ``"greedy"``: a new instance), a shipped or already adapted policy (as is), an object whose
-    ``discard`` takes ``(obs, options)`` (→ ``ObservingPolicy``) or ``(game, seat, options)``
-    (→ ``GamePolicy``). Raises ValueError for an unknown name or an object that fits neither."""
+    ``"greedy"``, ``"lookahead"``: a new instance), a shipped or already adapted policy (as
+    is), an object whose ``discard`` takes ``(obs, options)`` (→ ``ObservingPolicy``) or
+    ``(game, seat, options)`` (→ ``GamePolicy``). Raises ValueError for an unknown name or an
+    object that fits neither."""
     if isinstance(x, str):
         if x not in POLICIES:
             raise ValueError(f"unknown policy {x!r}; known: {', '.join(POLICIES)}")

@@ -1,4 +1,4 @@
-"""The ``lookahead`` seat policy, twin of ``zipai_sim.play.policies.LookaheadPolicy`` (issue 9).
+"""The ``lookahead`` seat policy, twin of ``zipai_sim.play.bots.LookaheadPolicy`` (issue 9).
 
 It ranks the hands an option leaves by a key compared in order:
 
@@ -40,7 +40,6 @@ from .layout import (
     MK_BESIDE,
 )
 from .policies import (
-    NEIGHBOURS,
     _cands,
     _dead,
     _kind,
@@ -181,46 +180,10 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, utot, stock):
     return _hit(utot, stock, live) * acc / live
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _two_cover(o):
-    """Whether two kinds can fix every orphan in the spaced mask ``o`` (``_reach``): the first
-    orphan's fixer is one of its ``NEIGHBOURS``, the rest must share a second."""
-    if o == 0:
-        return True
-    nb = NEIGHBOURS[_kind(o & -o)]
-    while nb != 0:
-        b = nb & -nb
-        nb ^= b
-        if _reach(o & ~NEIGHBOURS[_kind(b)]) != 0:
-            return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
-def _may_step(pk):
-    """False when no draw and discard can leave the packed free cards ``pk`` waiting, so that
-    ``v1`` is 0. A hand that waits after drawing ``j`` and discarding ``d`` lacks one card, so
-    the hand now lacks at most two, and gains at most one card beside ``j`` from outside; each
-    orphan (``packed.orphans``, a pair allowed) either leaves (at most one: ``d``) or is fixed
-    by a card from outside in its ``NEIGHBOURS``: all but one orphan are fixed by two kinds."""
-    o = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, _I(1))
-    if _two_cover(o):
-        return True
-    x = o
-    while x != 0:
-        b = x & -x
-        x ^= b
-        if _two_cover(o ^ b):
-            return True
-    return False
-
-
 @njit(cache=True, _nrt=False)
 def _step_value(P, memo, full, th, fo, U, utot, stock):
     """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``)."""
     tot = 0.0
-    if not _may_step(_words(P, full, th, fo)[0]):
-        return tot
     for j in range(20):
         u = _I(U[j])
         if u <= 0:
