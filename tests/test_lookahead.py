@@ -152,6 +152,23 @@ def test_unseen_cards_are_the_hidden_places(variant):
 
 def test_lookahead_plays_on_the_numba_engine_by_name():
     got = zs.simulate_hands("guangxi-81", 64, seed=3, policies=["lookahead", "greedy", "random"])
-    assert got is not None
+    assert got.filter(metric="huangzhuang")["n"][0] == 64
     assert np.isfinite(zs.arena("guangxi-81", "lookahead", "random", 8, seed=1)
                        .row(0, named=True)["score_diff"])
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["balance", "--variants", "hunan-hengyang", "--hands", "40", "--policy", "lookahead",
+      "greedy", "random"], "policies lookahead, greedy, random"),
+    (["arena", "--variant", "hunan-hengyang", "--challenger", "lookahead", "--baseline",
+      "greedy", "--decks", "8"], "challenger lookahead vs baseline greedy"),
+    (["table", "opening", "--variants", "hunan-hengyang", "--hands", "60", "--policy",
+      "lookahead"], "lookahead"),
+])
+def test_commands_take_the_lookahead_bot(argv, says, tmp_path, capsys):
+    from test_cli import run
+
+    code, out, err = run([*argv, "--out", str(tmp_path / "x.parquet")], capsys)
+    assert code == 0, err
+    assert says in out
+    assert (tmp_path / "x.parquet").exists()
