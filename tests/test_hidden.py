@@ -256,7 +256,7 @@ def test_lookahead_decisions_ignore_hidden_cards(variant):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_lookahead_decisions_ignore_hidden_cards_large(variant):
-    asked = probe_hands(variant, 40, 3, seed=6, seatings=("lookahead", "ladder"))
+    asked = probe_hands(variant, 16, 3, seed=6, seatings=("lookahead", "ladder"))
     assert all(asked.get(q, 0) > 0 for q in QUESTIONS)
 
 

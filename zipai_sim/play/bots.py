@@ -194,7 +194,7 @@ class LookaheadPolicy(GreedyPolicy):
                     best = max(best, self.wait_value(game, h, th, fo, view, j, 1))
                     h[d] += 1
             tot += unseen[j] * best
-        return tot / utot
+        return tot / utot if utot > 0 else 0.0
 
     def rest_key(self, game, seat: int, hand: list[int], th: int, fo: int, view) -> tuple:
         vw = self.wait_value(game, hand, th, fo, view)

@@ -131,6 +131,12 @@ N_INTS = 81
 MEMO = 1 << 15
 MEMO_COLS = 4
 MEMO_ROWS = MEMO + 16  # 16 · 4 ≥ N_PARAMS
+# lookahead's ``fl: float64[FL_SIZE]``: each discard option's ``vw`` (0..19), then two tables of
+# the miss chance C(U − L, S) / C(U, S) by L (``lookahead._miss_table``): for (U, S) and, one
+# card on, (U − 1, S − 1)
+FL_T0 = 24
+FL_T1 = FL_T0 + 81
+FL_SIZE = FL_T1 + 81
 
 # _win flags
 F_TIANHU = 1
@@ -162,7 +168,7 @@ def new_scratch():
         np.zeros((8, 20), np.int8),  # tmp rows: 2 吃 check, 3 policy hand, 4 winner's cards, 5 free
         np.zeros((MAX_CHI, CHI_COLS), np.int64),  # 吃 options
         np.zeros(20, np.int64),  # discard options
-        np.zeros(24, np.float64),  # lookahead: the wait value of each discard option
+        np.zeros(FL_SIZE, np.float64),  # lookahead: option values, hit-chance tables
         np.zeros((MEMO_ROWS, MEMO_COLS), np.int64),  # lookahead: winning waits of hands seen
     )
 
@@ -179,6 +185,6 @@ def _new_scratch():
         np.zeros((8, 20), np.int8),
         np.zeros((MAX_CHI, CHI_COLS), np.int64),
         np.zeros(20, np.int64),
-        np.zeros(24, np.float64),
+        np.zeros(FL_SIZE, np.float64),
         np.zeros((MEMO_ROWS, MEMO_COLS), np.int64),
     )

@@ -25,6 +25,8 @@ from ..deal import DECK
 from ..packed import LOW, W, orphans
 from .layout import (
     _I,
+    FL_T0,
+    FL_T1,
     I_FULL,
     I_HELD,
     I_NMELD,
@@ -84,17 +86,27 @@ def _unseen(hands, marks, melds, ints, s, c, U):
     return utot, stock
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _hit(utot, stock, live):
-    """1 − C(utot − live, stock) / C(utot, stock): the chance that ``stock`` cards drawn from
-    ``utot`` without replacement hold one of ``live`` given cards."""
+@njit(cache=True, _nrt=False)
+def _miss_table(fl, off, utot, stock):
+    """``fl[off + L]`` = C(utot − L, stock) / C(utot, stock) for L = 0..utot: the chance that
+    ``stock`` cards drawn from ``utot`` without replacement miss ``L`` given cards; the hit
+    chance is 1 − it. Built once a decision, by the products the twin's ``hit`` takes (the same
+    doubles; 0 once a factor is 0)."""
     m = 1.0
-    for w in range(live):
+    fl[off] = m
+    for w in range(max(utot, 0)):
         a = utot - w - stock
         if a <= 0:
-            return 1.0
-        m = m * a / (utot - w)
-    return 1.0 - m
+            m = 0.0
+        else:
+            m = m * a / (utot - w)
+        fl[off + w + 1] = m
+
+
+@njit(cache=True, _nrt=False)
+def _tables(fl, utot, stock):
+    _miss_table(fl, _I(FL_T0), utot, stock)
+    _miss_table(fl, _I(FL_T1), utot - 1, max(stock - 1, 0))
 
 
 @njit(cache=True, _nrt=False)
@@ -121,7 +133,7 @@ def _slot(full, aux):
 
 
 @njit(cache=True, _nrt=False)
-def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, utot, stock):
+def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
     """``vw`` of a packed hand at rest (``drawn``: a kind with one unseen copy fewer, or -1).
 
     A hand's winning waits depend on its cards and table only, not on what is unseen: they are
@@ -177,11 +189,11 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, utot, stock):
             memo[r, 3] = pack
     if live == 0:
         return 0.0
-    return _hit(utot, stock, live) * acc / live
+    return (1.0 - fl[off + live]) * acc / live
 
 
 @njit(cache=True, _nrt=False)
-def _step_value(P, memo, full, th, fo, U, utot, stock):
+def _step_value(P, memo, full, th, fo, U, utot, fl):
     """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``)."""
     tot = 0.0
     for j in range(20):
@@ -198,12 +210,12 @@ def _step_value(P, memo, full, th, fo, U, utot, stock):
             opt ^= b
             if _dead(o1, reach_all, b):
                 continue
-            v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, _I(j), utot - 1,
-                            max(stock - 1, 0))
+            v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, _I(j), fl,
+                            _I(FL_T1))
             if v > best:
                 best = v
         tot += u * best
-    return tot / utot
+    return tot / utot if utot > 0 else 0.0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -212,7 +224,7 @@ def _above(vw, v1, g, tvw, tv1, tg):
 
 
 @njit(cache=True, _nrt=False)
-def _best_key(P, memo, full, th, fo, optmask, U, utot, stock, fl):
+def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
     """The best option's key ``(vw, v1, g)`` and kind among the kinds of ``optmask`` (a spaced
     mask, tried in increasing kind; the first best wins) for the packed whole hand ``full``;
     ``(0.0, 0.0, 0, -1)`` without an option. ``fl: float64[≥ 20]`` scratch."""
@@ -229,7 +241,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, stock, fl):
         v = 0.0
         if not (m1 & b and _dead(o1, reach_all, b)):
             a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
-            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, _I(-1), utot, stock)
+            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, _I(-1), fl, _I(FL_T0))
         fl[k] = v
         if v > top:
             top = v
@@ -245,7 +257,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, stock, fl):
             continue
         v1 = 0.0
         if top == 0.0:
-            v1 = _step_value(P, memo, full - b, th, fo, U, utot, stock)
+            v1 = _step_value(P, memo, full - b, th, fo, U, utot, fl)
             if v1 < tv1:
                 continue
         if m1 & b and _dead(o1, reach_all, b):
@@ -263,11 +275,11 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, stock, fl):
 
 
 @njit(cache=True, _nrt=False)
-def _rest_key(P, memo, full, th, fo, U, utot, stock):
+def _rest_key(P, memo, full, th, fo, U, utot, fl):
     """The key ``(vw, v1, g)`` of the packed whole hand ``full`` as it is (passing a claim)."""
     pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
-    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, _I(-1), utot, stock)
-    v1 = _step_value(P, memo, full, th, fo, U, utot, stock) if vw == 0.0 else 0.0
+    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, _I(-1), fl, _I(FL_T0))
+    v1 = _step_value(P, memo, full, th, fo, U, utot, fl) if vw == 0.0 else 0.0
     return vw, v1, _score(P, pk, nf, k3, h4, locked, fours, _I(-1))
 
 
@@ -285,11 +297,12 @@ def _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
     """``LookaheadPolicy.discard`` among ``opts[:nopt]`` (kinds in increasing order)."""
     U = tmp[U_ROW]
     utot, stock = _unseen(hands, marks, melds, ints, s, _I(-1), U)
+    _tables(fl, utot, stock)
     mask = _I(0)
     for i in range(nopt):
         mask |= _I(1) << (W * opts[i])
     th = _table_huxi(melds, ints, s)
-    return _best_key(P, memo, ints[I_FULL + s], th, _fours(melds, ints, s), mask, U, utot, stock,
+    return _best_key(P, memo, ints[I_FULL + s], th, _fours(melds, ints, s), mask, U, utot,
                      fl)[3]
 
 
@@ -298,13 +311,14 @@ def _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
     """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key."""
     U = tmp[U_ROW]
     utot, stock = _unseen(hands, marks, melds, ints, s, c, U)
+    _tables(fl, utot, stock)
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
     full = ints[I_FULL + s]
-    nvw, nv1, ng = _rest_key(P, memo, full, th, fo, U, utot, stock)
+    nvw, nv1, ng = _rest_key(P, memo, full, th, fo, U, utot, fl)
     left = full - 2 * (_I(1) << (W * c))
     vw, v1, g, _k = _best_key(P, memo, left, th + _pts(P, MELD_PENG, c), fo, _free(left), U, utot,
-                              stock, fl)
+                              fl)
     return _above(vw, v1, g, nvw, nv1, ng)
 
 
@@ -313,14 +327,15 @@ def _look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
     """``LookaheadPolicy.chi`` over the options ``cs[:nopt]``: index or -1."""
     U = tmp[U_ROW]
     utot, stock = _unseen(hands, marks, melds, ints, s, c, U)
+    _tables(fl, utot, stock)
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
     full = ints[I_FULL + s]
-    bvw, bv1, bg = _rest_key(P, memo, full, th, fo, U, utot, stock)
+    bvw, bv1, bg = _rest_key(P, memo, full, th, fo, U, utot, fl)
     pick = _I(-1)
     for i in range(nopt):
         left, gain = _chi_left(P, full, cs, c, i)
-        vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, stock, fl)
+        vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, fl)
         if _above(vw, v1, g, bvw, bv1, bg):
             bvw, bv1, bg = vw, v1, g
             pick = i
