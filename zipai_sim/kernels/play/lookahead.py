@@ -22,6 +22,7 @@ from numba import njit
 
 from ... import params as p
 from ..deal import DECK
+from ..hand import group_points
 from ..packed import LOW, W, orphans
 from .layout import (
     _I,
@@ -192,15 +193,31 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
     return (1.0 - fl[off + live]) * acc / live
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _plus(P, k, pk, nf, k3, h4, locked, fours):
+    """The packed words (``policies._words``) after one card of kind ``k`` joins the hand: a
+    free card, a pair made 坎, a 坎 made 提 in hand."""
+    b = _I(1) << (W * k)
+    if k3 & b:
+        return (pk, nf, k3 ^ b, h4 | b,
+                locked - group_points(P, p.KAN_SMALL, k) + group_points(P, p.TI_SMALL, k),
+                fours + 1)
+    if (pk >> (W * k)) & 2:
+        return (pk - 2 * b, nf - 2, k3 | b, h4, locked + group_points(P, p.KAN_SMALL, k),
+                fours)
+    return pk + b, nf + 1, k3, h4, locked, fours
+
+
 @njit(cache=True, _nrt=False)
 def _step_value(P, memo, full, th, fo, U, utot, fl):
     """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``)."""
     tot = 0.0
+    w0, w1, w2, w3, w4, w5 = _words(P, full, th, fo)
     for j in range(20):
         u = _I(U[j])
         if u <= 0:
             continue
-        pk, nf, k3, h4, locked, fours = _words(P, full + (_I(1) << (W * j)), th, fo)
+        pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
         opt = (pk | (pk >> 1)) & LOW
         o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
         reach_all = _reach(o1)
