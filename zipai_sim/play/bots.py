@@ -167,6 +167,10 @@ class LookaheadPolicy(GreedyPolicy):
 
     def wait_value(self, game, hand: list[int], th: int, fo: int, view, drawn: int = -1,
                    step: int = 0) -> float:
+        """``vw`` of ``hand`` (20 counts at rest; table 胡息 ``th``, four-card groups ``fo``):
+        ``hit(U − step, S − step, L) · A / L`` over its winning own-draw waits, ``L`` their
+        unseen copies (one fewer of ``drawn``), ``A`` = Σ copies · (max(胡息 − 起胡, 0) + 3);
+        0.0 without a live winning wait. ``view``: ``(unseen, U, S)`` from ``view()``."""
         unseen, utot, stock = view
         t = game.P[p.THRESHOLD]
         live = acc = 0
@@ -180,6 +184,9 @@ class LookaheadPolicy(GreedyPolicy):
         return self.hit(utot - step, max(stock - step, 0), live) * acc / live
 
     def step_value(self, game, hand: list[int], th: int, fo: int, view) -> float:
+        """``v1`` of ``hand`` at rest: Σ_j unseen[j] · max over free cards d of
+        ``wait_value(hand + j − d, drawn=j, step=1)``, divided by U (0.0 with nothing
+        unseen)."""
         unseen, utot, _ = view
         tot = 0.0
         for j in range(20):
@@ -197,12 +204,17 @@ class LookaheadPolicy(GreedyPolicy):
         return tot / utot if utot > 0 else 0.0
 
     def rest_key(self, game, seat: int, hand: list[int], th: int, fo: int, view) -> tuple:
+        """The key ``(vw, v1, greedy score)`` of ``hand`` as it is (``v1`` only when ``vw`` is
+        0, else 0.0): what passing a claim keeps."""
         vw = self.wait_value(game, hand, th, fo, view)
         v1 = self.step_value(game, hand, th, fo, view) if vw == 0.0 else 0.0
         return (vw, v1, self.score(game, seat, hand, th, fo))
 
     def best_key(self, game, seat: int, hand: list[int], th: int, fo: int, options: list[int],
                  view) -> tuple[tuple, int]:
+        """``(key, kind)`` of the best discard among ``options`` from ``hand`` (one card over
+        rest): the largest ``rest_key`` of the hand it leaves, the first on ties;
+        ``((0.0, 0.0, (0, 0, 0)), -1)`` without an option."""
         if not options:
             return (0.0, 0.0, (0, 0, 0)), -1
         left = {}
