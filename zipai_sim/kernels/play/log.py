@@ -97,7 +97,8 @@ def deal_line(deck, P) -> str:
 
 def play_one(variant, deck, policies, key: int = 0, j: int = 0, scratch=None):
     """Play one dealt deck with ``variant`` (a ``Variant``); ``policies``: one int per seat
-    (POL_RANDOM / POL_GREEDY). Returns ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
+    (POL_RANDOM / POL_GREEDY / POL_LOOKAHEAD). Returns ``(moves int64[n, MOVE_COLS], out
+    int64[N_OUT])``."""
     S = new_scratch() if scratch is None else scratch
     moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
     out = np.empty(N_OUT, np.int64)
