@@ -168,12 +168,12 @@ def test_kernel_plays_the_reference_hands_20000(variant, policy, scratch):
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", ["lookahead", "ladder"])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_kernel_plays_the_reference_lookahead_hands_100(variant, policy, scratch):
-    """100 further seeded hands per variant with lookahead seats, move for move (the twin takes
-    about half a second a hand)."""
+def test_kernel_plays_the_reference_lookahead_hands_300(variant, policy, scratch):
+    """300 further seeded hands per variant with lookahead seats, move for move (the twin takes
+    about a quarter of a second a hand)."""
     v = zs.load_variant(variant)
     codes = seating(policy, v.layout.players)
-    for j in range(100):
+    for j in range(300):
         check_same_hand(v, KEY_SLOW, j, codes, scratch)
 
 
