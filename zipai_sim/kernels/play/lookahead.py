@@ -323,32 +323,34 @@ def _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
                      fl)[3]
 
 
-@njit(cache=True, _nrt=False)
-def _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
-    """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key."""
+@njit(cache=True, _nrt=False, inline="always")
+def _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
+    """What a 碰/吃 decision on card ``c`` starts from: (unseen counts, cards unseen, table 胡息,
+    fours, packed hand, and the key of passing)."""
     U = tmp[U_ROW]
     utot, stock = _unseen(hands, marks, melds, ints, s, c, U)
     _tables(fl, utot, stock)
     th = _table_huxi(melds, ints, s)
     fo = _fours(melds, ints, s)
     full = ints[I_FULL + s]
-    nvw, nv1, ng = _rest_key(P, memo, full, th, fo, U, utot, fl)
+    return U, utot, th, fo, full, _rest_key(P, memo, full, th, fo, U, utot, fl)
+
+
+@njit(cache=True, _nrt=False)
+def _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
+    """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key."""
+    U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
     left = full - 2 * (_I(1) << (W * c))
     vw, v1, g, _k = _best_key(P, memo, left, th + _pts(P, MELD_PENG, c), fo, _free(left), U, utot,
                               fl)
-    return _above(vw, v1, g, nvw, nv1, ng)
+    return _above(vw, v1, g, now[0], now[1], now[2])
 
 
 @njit(cache=True, _nrt=False)
 def _look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
     """``LookaheadPolicy.chi`` over the options ``cs[:nopt]``: index or -1."""
-    U = tmp[U_ROW]
-    utot, stock = _unseen(hands, marks, melds, ints, s, c, U)
-    _tables(fl, utot, stock)
-    th = _table_huxi(melds, ints, s)
-    fo = _fours(melds, ints, s)
-    full = ints[I_FULL + s]
-    bvw, bv1, bg = _rest_key(P, memo, full, th, fo, U, utot, fl)
+    U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
+    bvw, bv1, bg = now
     pick = _I(-1)
     for i in range(nopt):
         left, gain = _chi_left(P, full, cs, c, i)
