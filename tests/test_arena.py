@@ -134,8 +134,11 @@ def test_result_does_not_depend_on_threads():
 
 
 def test_bad_arguments_are_refused():
-    with pytest.raises(ValueError, match="challenger must be one of greedy, lookahead, random"):
-        zs.arena("guangxi-81", "rollout", "greedy", 10)
+    with pytest.raises(ValueError,
+                       match="challenger must be one of greedy, lookahead, random, rollout"):
+        zs.arena("guangxi-81", "mcts", "greedy", 10)
+    with pytest.raises(ValueError, match="rollout worlds k must be an integer in 1..4096"):
+        zs.arena("guangxi-81", "rollout", "greedy", 10, rollout_k=0)
     with pytest.raises(ValueError, match="decks must be ≥ 0"):
         zs.arena("guangxi-81", "greedy", "greedy", -1)
     with pytest.raises(ValueError, match="threads"):
@@ -162,7 +165,9 @@ def test_cli_prints_and_writes(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, flag", [
-    (["--challenger", "rollout", "--baseline", "greedy"], "--challenger"),
+    (["--challenger", "mcts", "--baseline", "greedy"], "--challenger"),
+    (["--challenger", "rollout", "--baseline", "greedy", "--rollout-k", "0"], "--rollout-k"),
+    (["--challenger", "rollout", "--baseline", "greedy", "--rollout-k", "x"], "--rollout-k"),
     (["--challenger", "greedy", "--baseline", "best"], "--baseline"),
     (["--challenger", "greedy", "--baseline", "random", "--decks", "-5"], "--decks"),
     (["--challenger", "greedy", "--baseline", "random", "--decks", "0"], "--decks"),

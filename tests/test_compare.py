@@ -87,7 +87,7 @@ def test_bad_runs_are_refused():
     with pytest.raises(ValueError, match="repeated"):
         compare("guangxi-dazipai", 10, thresholds=[15, 15, 20])
     with pytest.raises(ValueError, match="policies"):
-        compare(["guangxi-81", "guangxi-dazipai"], 10, policies="rollout")
+        compare(["guangxi-81", "guangxi-dazipai"], 10, policies="mcts")
 
 
 def test_cli_compare(tmp_path, capsys):

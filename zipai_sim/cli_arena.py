@@ -34,7 +34,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
     B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
                f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
     df = arena(vs, a.challenger, a.baseline, a.decks, a.seed, threads=a.threads, progress=None,
-               client=a.client)
+               client=a.client, rollout_k=a.rollout_k)
     print(df.report())
     done = df.run["n"]
     partial = done < a.decks
@@ -46,8 +46,25 @@ def cmd_arena(a: argparse.Namespace) -> int:
             "n": str(done), "n_requested": str(a.decks), "partial": str(partial).lower(),
             "seed": str(a.seed), "chunk_size": str(DEFAULT_ARENA_CHUNK),
             "policies": f"{a.challenger},{a.baseline}", "engine": "numba",
+            "rollout_k": str(a.rollout_k),
             "zipai_sim_version": __version__}
     return save_one(df, a.out, meta, done, a.decks, "decks")
+
+
+def add_rollout_k(p) -> None:
+    """``--rollout-k``: the rollout bot's worlds per candidate answer (``play.rollout``)."""
+    from .play.rollout import DEFAULT_K
+    from .play.rollout import check_k as _k
+
+    def k(text: str) -> int:
+        try:
+            return _k(int(text))
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    p.add_argument("--rollout-k", type=k, default=DEFAULT_K, metavar="K",
+                   help="worlds a rollout seat plays per candidate answer (default: "
+                   "%(default)s)")
 
 
 def add_arena(sub, doc) -> None:
@@ -67,6 +84,7 @@ def add_arena(sub, doc) -> None:
                     "%(default)s)")
     ar.add_argument("--out", type=Path, default=Path("arena.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
+    add_rollout_k(ar)
     from .cli_checkpoint import add_checkpoint, add_seed_threads
 
     add_seed_threads(ar)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .cli_arena import add_rollout_k
 from .cli_bounds import CliError as _Fail
 from .cli_bounds import at_least_one as _at_least_one
 from .cli_bounds import seed_arg
@@ -54,7 +55,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
     # every run on the same hands, in lockstep: Ctrl-C stops them all at the same chunk
     pols = a.policy[0] if len(a.policy) == 1 else a.policy  # one for all, or one per seat
     got = hands_runs(runs, a.hands, a.seed, pols, threads=a.threads, engine=a.engine,
-                     rows=a.rows, client=a.client)
+                     rows=a.rows, client=a.client, rollout_k=a.rollout_k)
     from .report import combine
 
     df = combine([g[0] for g in got] if a.rows else got)
@@ -68,6 +69,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
             "hands": str(a.hands), "n": str(done), "n_requested": str(a.hands),
             "partial": str(partial).lower(), "chunk_size": str(DEFAULT_HAND_CHUNK),
             "policy": ",".join(a.policy), "policies": ",".join(a.policy), "engine": a.engine,
+            "rollout_k": str(a.rollout_k),
             "zipai_sim_version": __version__}
     out, note = a.out, ""
     if partial:  # beside the requested names, never over them: those hold complete runs only
@@ -144,8 +146,9 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help="numba kernel or the readable reference engine (default: numba)")
     ba.add_argument("--policy", nargs="+", choices=POLICY_NAMES, default=["greedy"],
                     metavar="POLICY",
-                    help="random, greedy or lookahead: one for every seat, or one per seat "
-                    "from the dealer (seat 0) on (default: greedy)")
+                    help="random, greedy, lookahead or rollout: one for every seat, or one per "
+                    "seat from the dealer (seat 0) on (default: greedy)")
+    add_rollout_k(ba)
     ba.add_argument("--rows", type=int, default=0, metavar="K",
                     help="keep the first K hands of every chunk (4096 hands) as per-hand rows "
                     "(default: 0)")

@@ -56,6 +56,7 @@ from ..report import (
 )
 from ..runs import run_parts
 from . import POLICY_NAMES
+from .rollout import DEFAULT_K, check_k, play_chunks
 
 #: arena policies by name → the play kernel's policy code (``play.POLICY_NAMES``)
 KERNEL_POLICIES = {name: code for code, name in enumerate(POLICY_NAMES)}
@@ -139,7 +140,8 @@ def _row(v, t: _Tally, challenger: str, baseline: str, seed: int, cs: int) -> di
             "win_ci_low_baseline": wb[0], "win_ci_high_baseline": wb[1]}
 
 
-def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: int) -> tuple:
+def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: int,
+                rk: int = DEFAULT_K) -> tuple:
     """``(work, add, state)`` of one variant's arena (``runs.run_parts``): per batch of chunks,
     ``seats + 1`` calls of ``play_chunks`` on the same chunk keys, settled with
     ``balance.settle_outcomes`` and tallied in chunk order."""
@@ -158,7 +160,7 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
         outs, tally = [], _Tally()
         for codes in games:
             out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-            kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+            play_chunks(v, keys, sizes, codes, out, rk)
             outs.append(out)
         for c in range(k):  # chunk order; integer sums: exact, thread-independent
             size = int(sizes[c])
@@ -178,11 +180,12 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
 
 def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAULT_SEED,
           threads: int | None = None, chunk_size: int | None = None,
-          progress: bool | None = False, client: object = None) -> ReportFrame:
+          progress: bool | None = False, client: object = None,
+          rollout_k: int = DEFAULT_K) -> ReportFrame:
     """Duplicate match of policy ``challenger`` against ``baseline`` (names in
-    ``KERNEL_POLICIES``: "greedy", "random") on ``decks`` decks of ``variant`` (a key, a TOML
-    path, a ``Variant``, or a list of them: one row each, on the same decks where the deal
-    layouts agree) from ``seed``; see the module docstring for the format.
+    ``KERNEL_POLICIES``: "random", "greedy", "lookahead", "rollout") on ``decks`` decks of
+    ``variant`` (a key, a TOML path, a ``Variant``, or a list of them: one row each, on the
+    same decks where the deal layouts agree) from ``seed``; see the module docstring for the format.
 
     Returns a ``report.ReportFrame`` (a polars DataFrame; in a notebook it shows as ``zipai-sim
     arena`` prints it), one row per variant: ``variant, rules_hash, threshold, unit, seats,
@@ -191,8 +194,9 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     difference), ``se_diff`` and its t 95% interval ``ci_low, ci_high`` (a zero-width interval
     when every deck's difference is the same; NaN for one deck); ``win_rate_challenger``,
     ``win_ci_low_challenger``, ``win_ci_high_challenger`` and the same for the baseline (Wilson
-    95%). A result depends on ``(variant, challenger, baseline, decks, seed, chunk_size)``
-    only, never on ``threads`` (None: all cores). The play kernel plays ``seats + 1`` hands per
+    95%). A result depends on ``(variant, challenger, baseline, decks, seed, chunk_size)`` (and
+    ``rollout_k``, a ``rollout`` seat's worlds per candidate answer, ``play.rollout``) only,
+    never on ``threads`` (None: all cores). The play kernel plays ``seats + 1`` hands per
     deck: 20,000 decks of a 3-seat variant, greedy against random, take about 6 s on 2 cores.
     Several variants run in lockstep on the run driver (``runs.run_parts``): ``progress=None``
     shows a bar, Ctrl-C keeps the decks finished in every variant (the header says PARTIAL,
@@ -211,6 +215,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     check_policy(challenger, "challenger")
     check_policy(baseline, "baseline")
     decks, seed = check_count(decks, "decks"), check_seed(seed)
+    k = check_k(rollout_k)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_ARENA_CHUNK)
     many = isinstance(variant, Sequence) and not isinstance(variant, (str, os.PathLike))
     vs = [load_variant(x) for x in (variant if many else [variant])]
@@ -220,18 +225,20 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     th = numba.config.NUMBA_NUM_THREADS if threads is None else threads
     if isinstance(th, bool) or not isinstance(th, (int, np.integer)) or th < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    rolls = "rollout" in (challenger, baseline)
     t0 = time.perf_counter()
     old = numba.get_num_threads()
     numba.set_num_threads(min(int(th), numba.config.NUMBA_NUM_THREADS))
     try:
         got = run_parts(decks, cs, 2 * numba.get_num_threads(),
-                        [_arena_part(v, challenger, baseline, decks, seed, cs) for v in vs],
+                        [_arena_part(v, challenger, baseline, decks, seed, cs, k) for v in vs],
                         unit="deck", desc=vs[0].key if len(vs) == 1 else "",
                         progress=progress, client=client,
                         identity={"what": "arena", "variants": [v.key for v in vs],
                                   "rules_hash": [v.rules_hash for v in vs],
                                   "thresholds": [v.win.threshold for v in vs],
-                                  "seed": str(seed), "policies": [challenger, baseline]})
+                                  "seed": str(seed), "policies": [challenger, baseline],
+                                  **({"rollout_k": k} if rolls else {})})
     finally:
         numba.set_num_threads(old)
     rows = [_row(v, t, challenger, baseline, seed, cs) for v, t in zip(vs, got.state)]
@@ -240,7 +247,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                partial=got.partial, n_requested=decks,
                chunk_size=cs, threads=min(int(th), numba.config.NUMBA_NUM_THREADS),
                seconds=time.perf_counter() - t0,
-               extra=[f"challenger {challenger} vs baseline {baseline}",
+               extra=[f"challenger {challenger} vs baseline {baseline}"
+                      + (f" (rollout: {k} worlds per candidate answer)" if rolls else ""),
                       "(duplicate: every deck once per challenger seat and once all baseline)"])
     return ArenaFrame.wrap(pl.DataFrame(rows), run, notes=NOTES)
 

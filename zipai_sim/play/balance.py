@@ -127,13 +127,13 @@ def row_result(v: Variant, row: np.ndarray, streak: int = 0) -> tuple[HandResult
 
 
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
-                keep: int = 0, on_hand=None) -> np.ndarray | None:
+                keep: int = 0, on_hand=None, rk: int = 32) -> np.ndarray | None:
     """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
     returns the outcome rows, payments and units of the first ``keep`` hands as
     ``(rows, pay, units)``. ``on_hand(j, game, outcome)`` sees every hand (hand records)."""
     kept: list[tuple[np.ndarray, tuple[int, ...], tuple[int, int]]] = []
     for j in range(size):
-        game = Game(v, shuffled_deck(key, j), [as_policy(x) for x in policies], key, j)
+        game = Game(v, shuffled_deck(key, j), [as_policy(x, rk) for x in policies], key, j)
         out = game.play()
         money = settle(v, hand_result(game, out))
         sums.add(out, money)
@@ -257,11 +257,14 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
                    policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
                    threads: int | None = None, engine: str = "numba",
                    rows: int = 0, records: int = 0,
-                   progress: bool | None = None, client: object = None) -> pl.DataFrame | tuple:
+                   progress: bool | None = None, client: object = None,
+                   rollout_k: int = 32) -> pl.DataFrame | tuple:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
-    every seat, or one per seat: "greedy", "random"); returns the balance table (``summarize``;
-    a ``report.ReportFrame``, which in a notebook shows the run's header line and the table as
-    ``zipai-sim balance`` prints it). The default seed is the command line's, 20261129.
+    every seat, or one per seat: "random", "greedy", "lookahead", "rollout", this one with
+    ``rollout_k`` worlds per candidate answer, ``play.rollout``); returns the balance table
+    (``summarize``; a ``report.ReportFrame``, which in a notebook shows the run's header line
+    and the table as ``zipai-sim balance`` prints it). The default seed is the command line's,
+    20261129.
 
     ``engine="numba"`` (default) plays with ``kernels.play`` over all cores (``threads``);
     ``"reference"`` with the readable ``play.engine`` (about 100 hands/s): both play the same
@@ -301,13 +304,14 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
     (181, 400)
     """
     return hands_runs([load_variant(variant)], n, seed, policies, chunk_size, threads, engine,
-                      rows, records, progress, client)[0]
+                      rows, records, progress, client, rollout_k)[0]
 
 
 def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
                policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
                threads: int | None = None, engine: str = "numba", rows: int = 0,
-               records: int = 0, progress: bool | None = None, client: object = None) -> list:
+               records: int = 0, progress: bool | None = None, client: object = None,
+               rollout_k: int = 32) -> list:
     """``simulate_hands`` of several variants (or thresholds) on the same hands, in lockstep
     (``runs.run_parts``): a Ctrl-C leaves every run with the same finished hands, so the runs
     of a sweep stay comparable. One ``simulate_hands`` result per variant."""
@@ -329,6 +333,9 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     if client is not None and engine == "reference" and n_rec:
         raise ValueError("records: the reference engine records hands where it plays them; "
                          "ask for records without client= (a local run)")
+    from .rollout import check_k
+
+    rk = check_k(rollout_k)
     pols_of, recs_of, parts = [], [], []
     for v in variants:
         seats = v.layout.players
@@ -345,13 +352,15 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         recs: list = []
         pols_of.append(pols)
         recs_of.append(recs)
-        parts.append(_reference_part(v, n, seed, cs, pols, keep, recs, n_rec)
-                     if engine == "reference" else _numba_part(v, n, seed, cs, pols, keep))
+        parts.append(_reference_part(v, n, seed, cs, pols, keep, recs, n_rec, rk)
+                     if engine == "reference" else _numba_part(v, n, seed, cs, pols, keep, rk))
+    rolls = any(x == "rollout" for pols in pols_of for x in pols)
     identity = {"what": "hands", "variants": [v.key for v in variants],
                 "rules_hash": [v.rules_hash for v in variants],
                 "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
                 "policies": [[x if isinstance(x, str) else type(x).__name__ for x in pols]
-                             for pols in pols_of], "engine": engine, "rows": keep}
+                             for pols in pols_of], "engine": engine, "rows": keep,
+                **({"rollout_k": rk} if rolls else {})}
     t0 = time.perf_counter()
     if engine == "reference":
         run = run_parts(n, cs, 1, parts, unit="hand", progress=progress, identity=identity,
@@ -363,7 +372,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     for i, (v, pols, recs, (sums, cells)) in enumerate(zip(variants, pols_of, recs_of,
                                                           run.state)):
         if engine == "numba":
-            recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done)))
+            recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done), rk))
         # the summary shows itself in a notebook as `zipai-sim balance` prints it; a partial
         # run says so in its header, with n = the hands done (as SimResult.report does)
         head = run_fields(v, seed=seed, n=run.done, unit="hands", chunk_size=cs,
@@ -384,7 +393,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
 
 
 def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
-                    recs: list, n_rec: int) -> tuple:
+                    recs: list, n_rec: int, rk: int = 32) -> tuple:
     """``(work, add, state)`` of one variant's hands on the reference engine."""
     seats = v.layout.players
 
@@ -393,7 +402,7 @@ def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: in
         for c in range(first, first + k):
             key, size = int(chunk_keys(seed, c, 1)[0]), int(chunk_sizes(n, cs, c, 1)[0])
             hook = reference_hook(recs, n_rec, seed, c, cs, pols)
-            got = _play_chunk(v, key, size, pols, sums, keep, hook)
+            got = _play_chunk(v, key, size, pols, sums, keep, hook, rk)
             if got is not None:
                 blocks.append(_sample_block(c, cs, *got))
         return sums, blocks
@@ -407,10 +416,12 @@ def _add_batch(state: tuple, got: tuple) -> tuple:
     return state[0].merged(sums), (blocks, state[1]) if blocks else state[1]
 
 
-def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int) -> tuple:
+def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
+                rk: int = 32) -> tuple:
     """``(work, add, state)`` of one variant's hands on ``kernels.play``: a batch's chunks in
     one parallel call, each chunk's rows settled and added in chunk order."""
     from ..kernels import play as kp
+    from .rollout import play_chunks
 
     codes = np.array([POLICY_NAMES.index(x) for x in pols], np.int64)
     seats = v.layout.players
@@ -418,7 +429,7 @@ def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int) -
     def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
         out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+        play_chunks(v, keys, sizes, codes, out, rk)
         sums, blocks = _Sums(seats), []
         for c in range(k):  # chunk order: sums are exact and thread-independent
             pay, units = _add_rows(v, out[c, : sizes[c]], sums)

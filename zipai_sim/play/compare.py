@@ -39,6 +39,7 @@ from ..runs import run_batches
 from ..variants import Variant, load_variant
 from .arena import _won
 from .balance import DEFAULT_HAND_CHUNK, settle_outcomes
+from .rollout import play_chunks
 
 #: hand-level 0/1 metrics after the per-seat ones, in table order
 SHARES = ("huangzhuang", "zimo", "fangpao", "tianhu", "dihu")
@@ -147,7 +148,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
         outs = []
         for v in vs:
             out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-            kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+            play_chunks(v, keys, sizes, codes, out)
             outs.append(out)
         t = _Paired(len(vs), len(names))
         for c in range(k):  # chunk order; integer sums: exact, thread-independent

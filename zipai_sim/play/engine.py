@@ -15,6 +15,7 @@ the extra card) alike.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -138,6 +139,7 @@ class Game:
         self.players[0].hand[self.liangzhang] += 1
         self.stock = list(deck[n + 1:])
         self.policies = policies
+        self.key, self.j = key, j
         # one policy stream per seat: a random seat's draws never depend on another seat's
         # decisions, so nothing a seat cannot see moves its choices (issue 9 §1)
         self.rngs = [Stream(key ^ POLICY_SALT ^ (s << SEAT_SHIFT), j) for s in range(self.seats)]
@@ -232,8 +234,17 @@ class Game:
                         return self.win(s, "zimo", k, hx, tianhu=s == 0)
                     self.players[s].hand[k] += 1
                     self.lay_opening_ti(s)
-        turn = ("rest", 0)
+        hook = self.snap_step if any(getattr(q, "wants_steps", False) for q in self.policies) \
+            else None
+        return self.play_from(("rest", 0), hook)
+
+    def play_from(self, turn: tuple[str, int], on_step=None) -> Outcome:
+        """The turn loop from ``turn`` (``("rest", s)``: seat ``s`` owes its discard, ``("draw",
+        s)``: seat ``s`` draws) to a win or 荒庄; ``on_step(game, turn)`` is called as each step
+        starts (the rollout bot's snapshots and scripts, ``play.bots_rollout``)."""
         while True:
+            if on_step is not None:
+                on_step(self, turn)
             kind, s = turn
             if kind == "rest":
                 pl = self.players[s]
@@ -258,6 +269,23 @@ class Game:
                 if isinstance(res, Outcome):
                     return res
                 turn = ("rest", res) if res is not None else ("draw", (s + 1) % self.seats)
+
+    def fork(self, policies: list) -> Game:
+        """A copy of the hand as it stands, played on by ``policies`` (its own players, stock,
+        streams and move list; no log)."""
+        g = copy.copy(self)
+        g.players = copy.deepcopy(self.players)
+        g.stock = list(self.stock)
+        g.rngs = copy.deepcopy(self.rngs)
+        g.moves = list(self.moves)
+        g.log = []
+        g.policies = policies
+        return g
+
+    def snap_step(self, game: Game, turn: tuple[str, int]) -> None:
+        """``play_from``'s hook when a seat's policy ``wants_steps``: keep the hand as each
+        step starts (``step0``), the state its rollouts replay the step from."""
+        self.step0 = (turn, self.fork(self.policies))
 
     def deal_wins(self) -> Outcome | None:
         """三提/五坎 and 天胡, then 地胡 on the 亮张 where the variant says (§6; decisions.md).

@@ -48,6 +48,7 @@ from ..variants import Variant, load_variant
 from . import POLICY_NAMES
 from .match_result import MatchResult, summarize
 from .policies import POLICIES, as_policy, is_named
+from .rollout import play_one
 
 GOALS = ("hands", "hu100", "yinghuzi")
 YINGHUZI = (3, 50, 15)  # wins in a run, 胡 they must reach, 胡 of the run's first win (seed 000 ⑷)
@@ -142,7 +143,7 @@ def _hand(v: Variant, key: int, h: int, pols: list, engine: str,
     from .balance import row_result
 
     codes = [POLICY_NAMES.index(x) for x in pols]
-    _, o = kp.play_one(v, _deck(key, h, scratch[1]), codes, key, h, scratch[0])
+    _, o = play_one(v, _deck(key, h, scratch[1]), codes, key, h, scratch[0])
     return (*row_result(v, o), int(o[kp.O_DRAWS]))
 
 

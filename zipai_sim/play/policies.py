@@ -35,6 +35,7 @@ import numpy as np
 
 from ..cards import card_name
 from .bots import GreedyPolicy, LookaheadPolicy, RandomPolicy
+from .bots_rollout import RolloutPolicy
 from .observation import Observation, observe
 
 
@@ -63,7 +64,8 @@ class ObservationPolicy(Protocol):
     def discard(self, obs: Observation, options: list[int]) -> int: ...
 
 
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "lookahead": LookaheadPolicy}
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "lookahead": LookaheadPolicy,
+            "rollout": RolloutPolicy}
 
 
 def _is_bool(x: object) -> bool:
@@ -161,17 +163,17 @@ def _arity(f: object) -> int:
     return sum(1 for q in params if q.default is q.empty)
 
 
-def as_policy(x: object) -> Policy:
+def as_policy(x: object, rollout_k: int = 32) -> Policy:
     """A ``Policy`` for the reference engine from ``x``: a shipped name (``"random"``,
-    ``"greedy"``, ``"lookahead"``: a new instance), a shipped or already adapted policy (as
-    is), an object whose ``discard`` takes ``(obs, options)`` (→ ``ObservingPolicy``) or
-    ``(game, seat, options)`` (→ ``GamePolicy``). Raises ValueError for an unknown name or an
-    object that fits neither."""
+    ``"greedy"``, ``"lookahead"``, ``"rollout"`` with ``rollout_k`` worlds: a new instance), a
+    shipped or already adapted policy (as is), an object whose ``discard`` takes ``(obs,
+    options)`` (→ ``ObservingPolicy``) or ``(game, seat, options)`` (→ ``GamePolicy``). Raises
+    ValueError for an unknown name or an object that fits neither."""
     if isinstance(x, str):
         if x not in POLICIES:
             raise ValueError(f"unknown policy {x!r}; known: {', '.join(POLICIES)}")
-        return POLICIES[x]()
-    if isinstance(x, (RandomPolicy, GreedyPolicy, _Checked)):  # LookaheadPolicy included
+        return RolloutPolicy(rollout_k) if x == "rollout" else POLICIES[x]()
+    if isinstance(x, (RandomPolicy, GreedyPolicy, RolloutPolicy, _Checked)):  # + LookaheadPolicy
         return x  # type: ignore[return-value]
     f = getattr(x, "discard", None)
     n = _arity(f) if callable(f) else -1

@@ -354,13 +354,15 @@ def reference_hook(out: list[HandRecord], limit: int, seed: int, chunk: int, chu
 
 
 def kernel_records(v: Variant, seed: int, chunk_size: int, policies: Sequence[str],
-                   limit: int) -> list[HandRecord]:
+                   limit: int, rollout_k: int = 32) -> list[HandRecord]:
     """Records of the first ``limit`` hands of a ``simulate_hands`` run on the numba engine:
     each hand played again by ``kernels.play.play_one``, which plays it move for move as
-    ``play_chunks`` does (the batch keeps no moves)."""
+    ``play_chunks`` does (the batch keeps no moves; ``play.rollout.play_one`` for a line-up
+    with a rollout seat, ``rollout_k`` worlds per candidate answer)."""
     from ..chunks import chunk_keys
     from ..kernels import play as kp
     from ..reference import shuffled_deck
+    from .rollout import play_one
 
     codes = [POLICY_NAMES.index(x) for x in policies]
     scratch = kp.new_scratch()
@@ -370,7 +372,7 @@ def kernel_records(v: Variant, seed: int, chunk_size: int, policies: Sequence[st
         if c != chunk:
             key, chunk = int(chunk_keys(seed, c, 1)[0]), c
         deck = shuffled_deck(key, j)
-        moves, row = kp.play_one(v, deck, codes, key, j, scratch)
+        moves, row = play_one(v, deck, codes, key, j, scratch, rollout_k)
         recs.append(record_from_kernel(v, deck, moves, row, seed=seed, deal=i,
                                        chunk_size=chunk_size, policies=policies))
     return recs

@@ -22,6 +22,7 @@ from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chun
 from ..kernels import features as kf
 from ..play import POLICY_NAMES
 from ..play.balance import DEFAULT_HAND_CHUNK, settle_outcomes
+from ..play.rollout import play_chunks
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
 from ..runs import cons_list, run_parts
 from ..stats import mean_se
@@ -149,7 +150,7 @@ def _opening_part(v: Variant, n: int, seed: int, cs: int, codes: np.ndarray) -> 
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
         width = int(sizes.max())
         out = np.zeros((k, width, kp.N_OUT), np.int64)
-        kp.play_chunks(keys, sizes, P, int(v.win.choupai_win), codes, out)
+        play_chunks(v, keys, sizes, codes, out)
         f = np.zeros((k, width, seats, kf.N_FEAT), np.int64)
         pr = np.zeros((k, width, seats), np.float64)
         kf.features_chunks(keys, sizes, P, f, pr)

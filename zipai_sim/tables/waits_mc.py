@@ -61,6 +61,7 @@ def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], pl
     """Deal ``hand`` to ``seat``, shuffle the rest around it, play hands on the run driver:
     state (hands the seat won, hands it won on each kind); ``done`` hands."""
     from ..kernels import play as kp
+    from ..play.rollout import play_one
     from .opening import _policy_codes
 
     P = v.params
@@ -79,7 +80,7 @@ def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], pl
             for j in range(c * PLAY_CHUNK, c * PLAY_CHUNK + int(m)):
                 others = rng.permutation(rest)
                 deck = np.concatenate([others[: seat * h], mine, others[seat * h:]])
-                _, out = kp.play_one(v, deck, codes, key, j, scratch)
+                _, out = play_one(v, deck, codes, key, j, scratch)
                 if out[kp.O_WINNER] == seat:
                     won += 1
                     t = idx.get(int(out[kp.O_WIN_CARD]))

@@ -27,6 +27,7 @@ from .layout import (
     HOW_DRAWN,
     HOW_FANGPAO,
     HOW_ZIMO,
+    I_DISC,
     I_FIRST,
     I_FULL,
     I_NMOV,
@@ -49,10 +50,23 @@ from .layout import (
     MK_PASSED_PENG,
     NONE,
     POL_LOOKAHEAD,
+    RO_CHI,
+    RO_DISCARD,
+    RO_PENG,
     WIN,
 )
 from .lookahead import _look_chi, _look_discard, _look_peng
 from .policies import _pol_chi, _pol_discard, _pol_peng
+from .script import (
+    freeze_discard,
+    freeze_list,
+    freezing,
+    listed,
+    next_listed,
+    script_claim,
+    script_discard,
+    scripted,
+)
 from .state import (
     _add_group,
     _add_same,
@@ -96,12 +110,21 @@ def _choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts
         opt ^= b
         opts[n] = trailing_zeros(b) // W
         n += 1
-    if policies[s] == POL_LOOKAHEAD:
-        c = _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, _I(s), _I(n))
-    else:
-        c = _pol_discard(P, hands, melds, ints, rng, work, opts, policies, _I(s), _I(n))
+    c = _I(-1)
+    if scripted(ints):
+        c = script_discard(ints, opts, _I(s), _I(n), _I(RO_DISCARD))
+    if c < 0:
+        if n > 1 and listed(ints, policies, s):
+            c = next_listed(ints, _I(s))
+        elif policies[s] == POL_LOOKAHEAD:
+            c = _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, _I(s), _I(n))
+        else:  # a rollout seat's own answer is greedy's
+            c = _pol_discard(P, hands, melds, ints, rng, work, opts, policies, _I(s), _I(n))
+            if n > 1 and freezing(ints, policies, s):
+                freeze_discard(ints, _I(s), _I(RO_DISCARD), opts, _I(n), _I(c))
     _set_count(hands, ints, s, c, hands[s, c] - 1)
     marks[MK_CHOU, s, c] = 1  # never 吃/碰 one's own discard (§5.6)
+    ints[I_DISC + s] |= _I(1) << c
     _say(moves, ints, s, A_DISCARD, 0, c, 1)
     return c
 
@@ -166,10 +189,16 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
             continue
         if not _keeps_discard(ints, s, c):  # §5.3: a claim must leave a discard
             continue
-        if policies[s] == POL_LOOKAHEAD:
+        if scripted(ints):
+            yes = script_claim(ints, _I(s), _I(RO_PENG), _I(0)) == 1
+        elif listed(ints, policies, s):
+            yes = next_listed(ints, _I(s)) == 1
+        elif policies[s] == POL_LOOKAHEAD:
             yes = _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, _I(s), _I(c))
         else:
             yes = _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, _I(s), _I(c))
+            if freezing(ints, policies, s):
+                freeze_list(ints, _I(s), _I(RO_PENG), _I(c), _I(1 if yes else 0), _I(0), _I(2))
         if yes:
             _set_count(hands, ints, s, c, 0)
             _add_same(P, melds, ints, s, MELD_PENG, c, 3)
@@ -194,11 +223,17 @@ def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, 
             n += 1
     if n == 0:
         return False
-    if policies[s] == POL_LOOKAHEAD:
+    if scripted(ints):
+        i = script_claim(ints, _I(s), _I(RO_CHI), _I(-1))
+    elif listed(ints, policies, s):
+        i = next_listed(ints, _I(s))
+    elif policies[s] == POL_LOOKAHEAD:
         i = _look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, _I(s), _I(c), _I(n))
     else:
         i = _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, _I(s), _I(c),
                      _I(n))
+        if freezing(ints, policies, s):
+            freeze_list(ints, _I(s), _I(RO_CHI), _I(c), _I(i), _I(-1), _I(n + 1))
     if i < 0:
         _note_pass(ints, s, 0)
         return False

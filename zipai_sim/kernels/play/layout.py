@@ -25,6 +25,7 @@ MAX_CARDS = 9  # cards listed in one move (吃 + two 比 groups)
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_LOOKAHEAD = 2
+POL_ROLLOUT = 3  # K greedy playouts per candidate (``kernels.play.rollout``)
 
 # --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
 M_SEAT = 0
@@ -124,7 +125,31 @@ I_TRIPLE = 61  # spaced mask of the kinds of the seat's 偎/臭偎/碰 (one grou
 I_NOW_KEY = 65  # 65..72 the greedy score of the seat's hand now: its key (hand; table 胡息, fours)
 I_NOW = 73  # 73..76 the score (asked again at every 碰/吃 offer until the hand changes)
 I_HAVE = 77  # 77..80 seat s's policy stream has a valid spare half
-N_INTS = 81
+I_DISC = 81  # 81..84 kinds each seat has discarded (bit k): public, the 臭 a rollout world keeps
+# --- rollout bookkeeping (``kernels.play.rollout``; docs/decisions.md "The rollout bot") --------
+I_STEP_REST = 85  # the turn-loop step the last snapshot was taken at: 1 discard step, 0 draw
+I_STEP_SEAT = 86  # its seat
+I_SC_ON = 87  # a playout's script is live (its first step only): I_SC_* below
+I_SC_SEAT = 88  # the rollout seat whose question is scripted
+I_SC_KIND = 89  # RO_DISCARD / RO_PENG / RO_CHI
+I_SC_VAL = 90  # the candidate answer: a kind, 0/1, or a 吃 option index (-1 pass)
+I_SC_C0 = 91  # the discard the world replays first (a claim question on a shown discard), or -1
+I_RO_I = 92  # rollout answers read from the list so far
+I_RO_FROZEN = 93  # 1 once a question beyond the list was met (its step's snapshot is kept)
+I_RO_CNT = 94  # 94..97 rollout questions each seat has answered (its own count: public to it)
+I_FZ = 98  # the frozen question: FZ_* offsets below, then its candidate answers
+FZ_SEAT, FZ_KIND, FZ_CARD, FZ_NR, FZ_N, FZ_OPTS = range(6)
+MAX_CANDS = 48  # candidate answers of one question kept (≤ 20 discards; 吃 options beyond: dropped)
+FZ_COLS = FZ_OPTS + MAX_CANDS
+N_RESET = I_FZ + FZ_COLS  # ``play_hand`` zeroes ints[:N_RESET]; the rest is the driver's
+I_MODE = N_RESET  # 0 plain play, 1 replay of a rollout answer list, 2 a playout world
+I_RO_N = N_RESET + 1  # answers in the list
+I_RO_D = N_RESET + 2  # the list: every rollout question of the hand, in the order met
+MAX_RO = 192  # rollout questions a hand may answer by rollouts; later ones get greedy's answer
+N_INTS = I_RO_D + MAX_RO
+RO_DISCARD = 0
+RO_PENG = 1
+RO_CHI = 2
 
 # the lookahead memo: rows 0..MEMO-1 (whole hand, locked 胡息 | fours, waits, their 胡息), then
 # the params tuple P its entries were computed with (cleared when a hand brings another P)

@@ -27,12 +27,18 @@ from .layout import (
     I_H,
     I_HAVE,
     I_HELD,
+    I_MODE,
     I_NMOV,
     I_POS,
+    I_RO_FROZEN,
+    I_SC_ON,
     I_SEATS,
+    I_STEP_REST,
+    I_STEP_SEAT,
     MAX_CO,
     MAX_MOVES,
     MOVE_COLS,
+    N_RESET,
     O_CO,
     O_DRAWS,
     O_MOVES,
@@ -53,18 +59,62 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     """Play the dealt ``deck: int8[80]`` (``kernels.deal`` layout) as ``play.engine.Game`` does.
 
     P: the variant's params tuple; choupai_win: ``variant.win.choupai_win`` (0/1); policies:
-    ``int64[seats]`` POL_RANDOM / POL_GREEDY / POL_LOOKAHEAD per seat; key (uint64), j: the
+    ``int64[seats]`` POL_RANDOM / POL_GREEDY / POL_LOOKAHEAD per seat (POL_ROLLOUT answers as
+    greedy here: rollouts are run by ``kernels.play.rollout``); key (uint64), j: the
     deal's chunk key and index (seat s's policy stream is ``Stream(key ^ POLICY_SALT ^
     (s << 48), j)``); moves_out:
     ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
     Returns the number of move rows written (also ``out[O_MOVES]``)."""
+    S[3][I_MODE] = 0
+    return _play(deck, P, choupai_win, policies, key, j, moves_out, out, S,
+                 (S[0], S[1], S[2], S[3], S[4]))
+
+
+@njit(cache=True, _nrt=False)
+def reset_out(out):
+    """An outcome row before the hand: no winner, payer, card or co-winner."""
+    out[:] = 0
+    out[O_WINNER] = -1
+    out[O_PAYER] = -1
+    out[O_WIN_CARD] = -1
+    for q in range(MAX_CO):
+        out[O_CO + q * CO_COLS + CO_SEAT] = -1
+
+
+@njit(cache=True, _nrt=False)
+def snapshot(S, snap):
+    """Copy the hand's state (hands, marks, table groups, scalars, streams) into ``snap``."""
+    copy_state(S[0], S[1], S[2], S[3], S[4], snap[0], snap[1], snap[2], snap[3], snap[4])
+
+
+@njit(cache=True, _nrt=False)
+def copy_state(h, mk, md, it, rg, h2, mk2, md2, it2, rg2):
+    """Copy hands, marks, table groups, scalars and streams (loops: no temporary arrays)."""
+    for s in range(h.shape[0]):
+        for k in range(20):
+            h2[s, k] = h[s, k]
+            for m in range(3):
+                mk2[m, s, k] = mk[m, s, k]
+        for i in range(md.shape[1]):
+            for c in range(md.shape[2]):
+                md2[s, i, c] = md[s, i, c]
+    for i in range(it.shape[0]):
+        it2[i] = it[i]
+    for i in range(rg.shape[0]):
+        rg2[i] = rg[i]
+
+
+@njit(cache=True, _nrt=False)
+def _play(deck, P, choupai_win, policies, key, j, moves_out, out, S, snap):
+    """``play_hand``; in rollout mode 1 (``ints[I_MODE]``) each turn-loop step starts with a
+    snapshot into ``snap`` until a question is frozen (``kernels.play.script``)."""
     hands, marks, melds, ints, rng, work, tmp, _cs, opts, fl, memo = S
     memo_for(P, memo)
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     hands[:, :] = 0
     marks[:, :, :] = 0
-    ints[:] = 0
+    ints[:N_RESET] = 0
     ints[I_SEATS] = seats
     ints[I_H] = h
     ints[I_CHOUWIN] = choupai_win
@@ -80,12 +130,7 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
         rng[2 * s] = deal_state(key ^ _SALT ^ (np.uint64(s) << np.uint64(SEAT_SHIFT)), j)
         rng[2 * s + 1] = NO_SPARE
         ints[I_HAVE + s] = 0
-    out[:] = 0
-    out[O_WINNER] = -1
-    out[O_PAYER] = -1
-    out[O_WIN_CARD] = -1
-    for q in range(MAX_CO):
-        out[O_CO + q * CO_COLS + CO_SEAT] = -1
+    reset_out(out)
     if _deal_wins(P, S, deck, moves_out, out, policies):
         out[O_MOVES] = ints[I_NMOV]
         return ints[I_NMOV]
@@ -106,9 +151,30 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
                     return ints[I_NMOV]
                 _set_count(hands, ints, s, k, hands[s, k] + 1)
                 _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
-    rest = True
-    s = _I(0)
+    return play_from(P, S, deck, moves_out, out, policies, _I(1), _I(0), snap)
+
+
+@njit(cache=True, _nrt=False)
+def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
+    """The turn loop from step (``rest0`` 1: the discard step of seat ``s``, 0: its draw) to the
+    hand's end; returns the number of move rows (also ``out[O_MOVES]``). Mode 1 snapshots each
+    step into ``snap`` until a question is frozen, then stops; mode 2 ends its script after the
+    first step (``kernels.play.script``)."""
+    hands, marks, melds, ints, rng, work, tmp, _cs, opts, fl, memo = S
+    seats = ints[I_SEATS]
+    h = ints[I_H]
+    rest = rest0 == 1
+    first = True
     while True:
+        if ints[I_MODE] == 1:
+            if ints[I_RO_FROZEN] == 1:
+                break  # the rest of this replay is never used
+            ints[I_STEP_REST] = 1 if rest else 0
+            ints[I_STEP_SEAT] = s
+            snapshot(S, snap)
+        elif ints[I_MODE] == 2 and not first:
+            ints[I_SC_ON] = 0
+        first = False
         if rest:
             fo = _fours(melds, ints, s)
             held = ints[I_HELD + s]

@@ -1,0 +1,138 @@
+"""Who answers a question when a rollout is under way (``kernels.play.rollout``).
+
+Two modes of ``ints[I_MODE]`` change who answers a discard, 碰 or 吃 question:
+
+- mode 1, the real hand replayed with a list of rollout answers: a ``POL_ROLLOUT`` seat takes
+  its answers from the list in the order the questions come; at the first question beyond the
+  list it answers as greedy and *freezes* that question (seat, kind, card, candidate answers,
+  greedy's answer first) so that the driver can run playouts for it from the snapshot taken at
+  the start of that turn-loop step;
+- mode 2, a playout world started from such a snapshot: during the world's first step the
+  question is *scripted*: the shown discard is replayed first (``I_SC_C0``), any question before
+  the rollout seat's is passed (nobody took the card in the real hand, or the seat would not have
+  been asked), and the rollout seat's question gets the candidate answer; everything after is
+  greedy.
+
+Questions with one possible answer (a single discard option) are never rollout questions.
+"""
+
+from numba import njit
+
+from .layout import (
+    _I,
+    FZ_CARD,
+    FZ_KIND,
+    FZ_N,
+    FZ_NR,
+    FZ_OPTS,
+    FZ_SEAT,
+    I_FZ,
+    I_MODE,
+    I_RO_CNT,
+    I_RO_D,
+    I_RO_FROZEN,
+    I_RO_I,
+    I_RO_N,
+    I_SC_C0,
+    I_SC_KIND,
+    I_SC_ON,
+    I_SC_SEAT,
+    I_SC_VAL,
+    MAX_CANDS,
+    MAX_RO,
+    POL_ROLLOUT,
+)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def listed(ints, policies, s):
+    """Mode 1 and seat ``s`` is a rollout seat whose next answer is on the list."""
+    return (ints[I_MODE] == 1 and policies[s] == POL_ROLLOUT
+            and ints[I_RO_I] < ints[I_RO_N])
+
+
+@njit(cache=True, _nrt=False)
+def next_listed(ints, s):
+    """The next listed answer (``listed`` was True)."""
+    i = ints[I_RO_I]
+    ints[I_RO_I] = i + 1
+    ints[I_RO_CNT + s] += 1
+    return ints[I_RO_D + i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def freezing(ints, policies, s):
+    """Mode 1, seat ``s`` is a rollout seat and its question is beyond the list."""
+    return ints[I_MODE] == 1 and policies[s] == POL_ROLLOUT
+
+
+@njit(cache=True, _nrt=False)
+def _freeze_head(ints, s, kind, card):
+    """Start freezing a question; False when one is frozen already or the list is full."""
+    if ints[I_RO_FROZEN] == 1 or ints[I_RO_N] >= MAX_RO:
+        return False
+    ints[I_RO_FROZEN] = 1
+    ints[I_FZ + FZ_SEAT] = s
+    ints[I_FZ + FZ_KIND] = kind
+    ints[I_FZ + FZ_CARD] = card
+    ints[I_FZ + FZ_NR] = ints[I_RO_CNT + s]
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def freeze_list(ints, s, kind, card, default, first, n):
+    """Freeze a question whose answers are ``first, first + 1, … first + n - 1`` (碰: 0..1, 吃:
+    -1..n-2), greedy's ``default`` first, the others in order."""
+    if not _freeze_head(ints, s, kind, card):
+        return
+    ints[I_FZ + FZ_OPTS] = default
+    m = _I(1)
+    for v in range(first, first + n):
+        if v != default and m < MAX_CANDS:
+            ints[I_FZ + FZ_OPTS + m] = v
+            m += 1
+    ints[I_FZ + FZ_N] = m
+
+
+@njit(cache=True, _nrt=False)
+def freeze_discard(ints, s, kind, opts, n, default):
+    """Freeze a discard question over the kinds ``opts[:n]``, greedy's ``default`` first."""
+    if not _freeze_head(ints, s, kind, _I(-1)):
+        return
+    ints[I_FZ + FZ_OPTS] = default
+    m = _I(1)
+    for i in range(n):
+        if opts[i] != default:
+            ints[I_FZ + FZ_OPTS + m] = opts[i]
+            m += 1
+    ints[I_FZ + FZ_N] = m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def scripted(ints):
+    return ints[I_MODE] == 2 and ints[I_SC_ON] == 1
+
+
+@njit(cache=True, _nrt=False)
+def script_discard(ints, opts, s, n, kind):
+    """A scripted discard: the rollout seat's candidate, else the shown discard replayed (-1 when
+    the world's hand cannot discard it: the script ends, the world plays on greedy)."""
+    if s == ints[I_SC_SEAT] and ints[I_SC_KIND] == kind:
+        ints[I_SC_ON] = 0
+        return ints[I_SC_VAL]
+    c0 = ints[I_SC_C0]
+    ints[I_SC_C0] = -1
+    for i in range(n):
+        if opts[i] == c0:
+            return c0
+    ints[I_SC_ON] = 0
+    return _I(-1)
+
+
+@njit(cache=True, _nrt=False)
+def script_claim(ints, s, kind, passing):
+    """A scripted 碰/吃 answer: the candidate for the rollout seat's question, else ``passing``."""
+    if s == ints[I_SC_SEAT] and ints[I_SC_KIND] == kind:
+        ints[I_SC_ON] = 0
+        return ints[I_SC_VAL]
+    return _I(passing)

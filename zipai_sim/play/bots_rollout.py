@@ -1,0 +1,204 @@
+"""``RolloutPolicy``: the readable twin of the rollout bot (``play.rollout``,
+``kernels.play.rollout``; issue 9 §1, docs/decisions.md "The rollout bot").
+
+At a question with more than one answer the seat forks the hand as it stood when the current
+turn-loop step began (``Game.step0``), builds worlds from what it cannot see, plays every
+candidate answer still in play in every world of a stage with all seats greedy (the step's
+earlier questions replayed as they went: the shown discard, passes), settles each world
+(RULES.md §7) and, stage by stage (``world_stages``, ``survivors``: successive halving over K
+worlds), keeps the answers with the best total payment to itself; greedy's answer first, so
+ties keep it. Same worlds, same
+playouts and same answers as the kernel: the move-for-move tests compare them.
+"""
+
+from __future__ import annotations
+
+from ..kernels.play import layout as kl
+from ..kernels.play.rollout import MAX_K, ROLLOUT_SALT, WORLD_TRIES, survivors, world_stages
+from ..reference import Stream
+from .bots import GreedyPolicy
+from .engine import Game, Meld
+
+_C3 = (0, 0, 0, 1, 4)
+DISCARD, PENG, CHI = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI
+
+
+class _Script:
+    """The scripted answers of a world's first step (``kernels.play.script``), greedy after."""
+
+    def __init__(self, seat: int, kind: int, val: int, c0: int):
+        self.on, self.seat, self.kind, self.val, self.c0 = True, seat, kind, val, c0
+        self.greedy = GreedyPolicy()
+        self.steps = 0
+
+    def step(self, game: Game, turn: tuple[str, int]) -> None:
+        self.steps += 1
+        if self.steps > 1:
+            self.on = False
+
+    def discard(self, game, seat: int, options: list[int]) -> int:
+        if self.on:
+            if seat == self.seat and self.kind == DISCARD:
+                self.on = False
+                return self.val
+            c0, self.c0 = self.c0, -1
+            if c0 in options:
+                return c0
+            self.on = False
+        return self.greedy.discard(game, seat, options)
+
+    def peng(self, game, seat: int, card: int) -> bool:
+        if self.on:
+            if seat == self.seat and self.kind == PENG:
+                self.on = False
+                return self.val == 1
+            return False
+        return self.greedy.peng(game, seat, card)
+
+    def chi(self, game, seat: int, card: int, options: list) -> int:
+        if self.on:
+            if seat == self.seat and self.kind == CHI:
+                self.on = False
+                return self.val
+            return -1
+        return self.greedy.chi(game, seat, card, options)
+
+    def hu(self, game, seat: int, card: int, huxi: int) -> bool:
+        return True
+
+
+def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int) -> tuple[Game, int]:
+    """World ``k`` of seat ``seat``'s ``nr``-th rollout question (``kind``, ``card`` on offer or
+    -1) from the step snapshot ``step0 = (turn, game)``: a fork with the unseen cards redealt
+    (``kernels.play.rollout.build_world``). Returns the world and the shown discard it must
+    replay first (-1 none)."""
+    (rest, s0), g0 = step0
+    g = g0.fork([])
+    rest0 = rest == "rest"
+    c0 = card if rest0 and kind != DISCARD else -1
+    start = 0 if rest0 else 1  # a drawn card on offer stays on top of the stock
+    others = [s for s in range(g.seats) if s != seat]
+    pool = [0] * 20
+    for s in others:
+        for q in range(20):
+            pool[q] += g.players[s].hand[q]
+        if s == s0 and c0 >= 0:
+            pool[c0] -= 1
+        for m in g.players[s].melds:
+            if m.name == "wei":
+                pool[m.cards[0]] += 3
+    for q in g.stock[start:]:
+        pool[q] += 1
+    rng = Stream(g.key ^ ROLLOUT_SALT ^ (seat << 48) ^ (nr << 24), g.j * MAX_K + k)
+    for s in others:
+        melds = g.players[s].melds
+        for i, m in enumerate(melds):
+            if m.name != "wei":
+                continue
+            x = rng.below(sum(_C3[n] for n in pool))
+            q = 0
+            while x >= _C3[pool[q]]:
+                x -= _C3[pool[q]]
+                q += 1
+            pool[q] -= 3
+            melds[i] = Meld("wei", (q,) * 3, g.pts("wei", q))
+    cards = [q for q in range(20) for _ in range(pool[q])]
+    sizes = {s: sum(g.players[s].hand) - (1 if s == s0 and c0 >= 0 else 0) for s in others}
+    for _ in range(WORLD_TRIES):
+        for i in range(len(cards) - 1, 0, -1):
+            x = rng.below(i + 1)
+            cards[i], cards[x] = cards[x], cards[i]
+        if _no_four(cards, others, sizes, s0, c0):
+            break
+    pos = 0
+    for s in others:
+        hand = [0] * 20
+        for q in cards[pos:pos + sizes[s]]:
+            hand[q] += 1
+        pos += sizes[s]
+        if s == s0 and c0 >= 0:
+            hand[c0] += 1
+        pl = g.players[s]
+        pl.hand = hand
+        pl.chou = {m[2][0] for m in g.moves if m[0] == s and m[1] == "discards"}
+        pl.passed_peng = set()
+    g.stock[start:] = cards[pos:]
+    return g, c0
+
+
+def _no_four(cards: list[int], others: list[int], sizes: dict, s0: int, c0: int) -> bool:
+    pos = 0
+    for s in others:
+        cnt = [0] * 20
+        if s == s0 and c0 >= 0:
+            cnt[c0] = 1
+        for q in cards[pos:pos + sizes[s]]:
+            cnt[q] += 1
+            if cnt[q] == 4:
+                return False
+        pos += sizes[s]
+    return True
+
+
+class RolloutPolicy:
+    """Answer each discard/碰/吃 question by K greedy playouts per candidate (``k`` worlds);
+    always win. ``wants_steps``: the engine keeps ``Game.step0`` for it."""
+
+    wants_steps = True
+
+    def __init__(self, k: int = 32):
+        self.k = k
+        self.greedy = GreedyPolicy()
+
+    def _counted(self, game: Game, seat: int) -> int | None:
+        """This seat's count of rollout questions so far (then one more), or None once the
+        hand's list is full (``MAX_RO``: greedy answers)."""
+        counts = game.__dict__.setdefault("ro_count", [0] * game.seats)
+        if sum(counts) >= kl.MAX_RO:
+            return None
+        counts[seat] += 1
+        return counts[seat] - 1
+
+    def _best(self, game: Game, seat: int, kind: int, card: int, cands: list[int]) -> int:
+        from .balance import settle_outcomes
+        from .balance_rows import _outcome_row
+
+        nr = self._counted(game, seat)
+        if nr is None:
+            return cands[0]
+        cands = cands[:kl.MAX_CANDS]
+        turn = game.step0[0]
+        total = [0] * len(cands)
+        alive = list(range(len(cands)))
+        stages = world_stages(self.k)
+        for si, (lo, hi) in enumerate(stages):
+            for k in range(lo, hi):
+                w, c0 = world(game.step0, seat, kind, card, nr, k)
+                for c in alive:
+                    script = _Script(seat, kind, cands[c], c0)
+                    g = w.fork([script] * w.seats)
+                    out = g.play_from(turn, script.step)
+                    row = _outcome_row(g, out)
+                    total[c] += int(settle_outcomes(game.v, row[None, :])[0][0, seat])
+            if si < len(stages) - 1:  # successive halving: the best totals go on
+                best = sorted(alive, key=lambda c: -total[c])[:survivors(len(alive))]
+                alive = sorted(best)
+        return cands[max(alive, key=lambda c: (total[c], -c))]
+
+    def discard(self, game, seat: int, options: list[int]) -> int:
+        d = self.greedy.discard(game, seat, options)
+        if len(options) == 1:
+            return d
+        return self._best(game, seat, DISCARD, -1, [d] + [o for o in options if o != d])
+
+    def peng(self, game, seat: int, card: int) -> bool:
+        d = 1 if self.greedy.peng(game, seat, card) else 0
+        return self._best(game, seat, PENG, card, [d, 1 - d]) == 1
+
+    def chi(self, game, seat: int, card: int, options: list) -> int:
+        d = self.greedy.chi(game, seat, card, options)
+        return self._best(game, seat, CHI, card,
+                          [d] + [v for v in range(-1, len(options)) if v != d])
+
+    def hu(self, game, seat: int, card: int, huxi: int) -> bool:
+        return True

@@ -1,0 +1,185 @@
+"""The rollout bot (``rollout``, the ladder's reference rung, issue 9 §1) and ``play_chunks``, the
+one entry every driver uses to play whole chunks with any line-up of bots.
+
+At each of its questions (discard, 碰, 吃; 胡 is always taken) a rollout seat plays every candidate
+answer out to the end of the hand in up to K sampled worlds (the unseen cards redealt uniformly,
+every seat greedy afterwards), settles each world (``settle``, RULES.md §7, payments in the
+variant's unit) and keeps the answer with the best total payment to itself; ties go to greedy's
+answer, then to the first in option order. The same worlds serve all candidates of a question
+(paired comparisons), and successive halving spends them on the better candidates
+(``kernels.play.rollout.world_stages``): all candidates play the first quarter of the worlds,
+the best half goes on, and so on. What a world may
+contain, and why it depends on nothing the seat cannot see, is in ``kernels.play.rollout``;
+the readable twin is ``play.bots_rollout.RolloutPolicy``; docs/decisions.md "The rollout bot".
+
+Hands are played in rounds (``kernels.play.rollout``): each round replays every unfinished hand
+up to its next rollout question, plays the questions' candidates out in parallel and settles
+them; results never depend on the thread count or on how hands are grouped.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..kernels import play as kp
+from ..kernels.deal import DECK
+from ..kernels.play import rollout as kr
+from .balance import settle_outcomes
+
+DEFAULT_K = 32  # worlds per candidate answer
+GROUP = 512  # hands played together in rounds (memory: ≈ GROUP × candidates × K outcome rows)
+
+
+def check_k(k: object) -> int:
+    """``k`` as the number of worlds per candidate: an int in 1..MAX_K, else ValueError."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= kr.MAX_K:
+        raise ValueError(f"rollout worlds k must be an integer in 1..{kr.MAX_K}, got {k!r}")
+    return int(k)
+
+
+# the outcome columns settlement reads (``balance.settle_outcomes``), each with its bit width
+# in a packed key: values outside [lo, lo + 2**bits) fall back to settling every row
+_FIELDS = ((kp.O_WINNER, -1, 3), (kp.O_HOW, 0, 2), (kp.O_PAYER, -1, 3), (kp.O_HUXI, 0, 10),
+           (kp.O_RED, 0, 6), (kp.O_BIG, 0, 6), (kp.O_TOTAL, 0, 6), (kp.O_ALL_PUNGS, 0, 1),
+           (kp.O_TIANHU, 0, 1), (kp.O_DIHU, 0, 1), (kp.O_HAIDI, 0, 1), (kp.O_FANXING, 0, 8))
+
+
+class _Payoffs:
+    """Each seat's payment for kernel outcome rows without co-winners (a playout never has
+    any), each distinct outcome settled once (``balance.settle_outcomes``) and remembered."""
+
+    def __init__(self, v):
+        self.v = v
+        self.known: dict[int, np.ndarray] = {}
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        key = np.zeros(len(rows), np.int64)
+        shift = 0
+        for col, lo, bits in _FIELDS:
+            x = rows[:, col] - lo
+            if len(x) and (x.min() < 0 or x.max() >= 1 << bits):
+                return settle_outcomes(self.v, rows)[0]
+            key |= x << shift
+            shift += bits
+        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        new = [i for i, u in enumerate(uniq.tolist()) if u not in self.known]
+        if new:
+            pay = settle_outcomes(self.v, rows[first[new]])[0]
+            for i, p in zip(new, pay):
+                self.known[int(uniq[i])] = p
+        table = np.stack([self.known[u] for u in uniq.tolist()])
+        return table[inverse.reshape(-1)]
+
+
+def _snaps(m: int) -> tuple[np.ndarray, ...]:
+    return (np.zeros((m, kp.MAX_SEATS, 20), np.int8), np.zeros((m, 3, kp.MAX_SEATS, 20), np.int8),
+            np.zeros((m, kp.MAX_SEATS, kp.MAX_MELDS, kp.MELD_COLS), np.int64),
+            np.zeros((m, kp.N_INTS), np.int64), np.zeros((m, 2 * kp.MAX_SEATS), np.uint64))
+
+
+def _group(v, decks, keys, js, codes, k, payoff, out) -> tuple[np.ndarray, np.ndarray]:
+    """Play hands ``decks[i]`` (policy streams of deal ``js[i]`` of chunk key ``keys[i]``) to
+    the end: their outcome rows into ``out[i]``; returns their rollout answers ``(int64[n,
+    MAX_RO], int64[n])``: each hand's list in the order its questions came, and its length."""
+    n = len(keys)
+    P, cw = v.params, int(v.win.choupai_win)
+    blocks = 4 * numba.get_num_threads()
+    answers = np.zeros((n, kp.MAX_RO), np.int64)
+    n_answers = np.zeros(n, np.int64)
+    active = np.arange(n)
+    while active.size:
+        m = active.size
+        o = np.zeros((m, kp.N_OUT), np.int64)
+        frozen = np.zeros(m, np.int64)
+        fz = np.zeros((m, kp.FZ_COLS), np.int64)
+        snaps = _snaps(m)
+        kr.replay_batch(decks[active], keys[active], js[active], P, cw, codes, answers[active],
+                        n_answers[active], o, frozen, fz, snaps, min(blocks, m))
+        done = frozen == 0
+        out[active[done]] = o[done]
+        pend = np.flatnonzero(~done)
+        if pend.size == 0:
+            break
+        ncand = fz[pend, kp.FZ_N]
+        start = np.concatenate([[0], np.cumsum(ncand)[:-1]])
+        owner = np.repeat(pend, ncand)  # candidate c: its hand's row in this round, its slot
+        slot = np.arange(ncand.sum()) - np.repeat(start, ncand)
+        totals = np.zeros(ncand.sum(), np.int64)
+        alive = np.ones(ncand.sum(), bool)
+        stages = kr.world_stages(k)
+        for si, (lo, hi) in enumerate(stages):
+            cand = np.repeat(np.flatnonzero(alive), hi - lo)  # task t: candidate, world
+            world = np.tile(np.arange(lo, hi, dtype=np.int64), int(alive.sum()))
+            th = owner[cand]
+            rows = np.zeros((len(th), kp.N_OUT), np.int64)
+            kr.playout_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, decks[active],
+                             keys[active], js[active], P, fz, snaps, rows,
+                             min(blocks, len(th)))
+            gain = payoff(rows)[np.arange(len(th)), fz[th, kp.FZ_SEAT]]
+            totals += np.bincount(cand, weights=gain, minlength=len(totals)).astype(np.int64)
+            if si < len(stages) - 1:
+                for q in range(len(pend)):
+                    c = start[q] + np.flatnonzero(alive[start[q]:start[q] + ncand[q]])
+                    order = c[np.argsort(-totals[c], kind="stable")]
+                    alive[order[kr.survivors(len(c)):]] = False
+        for q, i in enumerate(pend):
+            c = start[q] + np.flatnonzero(alive[start[q]:start[q] + ncand[q]])
+            best = c[int(np.argmax(totals[c]))] - start[q]  # the first best: greedy's leads
+            h = active[i]
+            answers[h, n_answers[h]] = fz[i, kp.FZ_OPTS + best]
+            n_answers[h] += 1
+        active = active[pend]
+    return answers, n_answers
+
+
+def play_rollout(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: np.ndarray,
+                 k: int = DEFAULT_K) -> None:
+    """``kernels.play.play_chunks`` for a line-up with rollout seats (``codes`` int64[seats],
+    ``POL_ROLLOUT`` = 3 among them): deal ``j`` of chunk ``c`` into ``out[c, j]`` (int64[m, ≥
+    max(sizes), N_OUT]), with ``k`` worlds per candidate answer."""
+    k = check_k(k)
+    hk = np.repeat(np.asarray(keys, np.uint64), sizes)
+    hc = np.repeat(np.arange(len(sizes)), sizes)
+    hj = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else hc
+    payoff = _Payoffs(v)
+    codes = np.asarray(codes, np.int64)
+    for a in range(0, len(hk), GROUP):
+        b = min(a + GROUP, len(hk))
+        rows = np.zeros((b - a, kp.N_OUT), np.int64)
+        decks = np.zeros((b - a, DECK), np.int8)
+        kr.deal_decks(hk[a:b], hj[a:b], decks)
+        _group(v, decks, hk[a:b], hj[a:b], codes, k, payoff, rows)
+        out[hc[a:b], hj[a:b]] = rows
+
+
+def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
+             k: int = DEFAULT_K) -> tuple[np.ndarray, np.ndarray]:
+    """``kernels.play.play_one`` for any line-up: one dealt ``deck`` (int8[80]) with the bot
+    codes ``codes``; returns ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
+    codes = np.asarray(codes, np.int64)
+    if not (codes == kp.POL_ROLLOUT).any():
+        return kp.play_one(v, deck, codes, key, j, scratch)
+    k = check_k(k)
+    deck = np.asarray(deck, np.int8).reshape(1, DECK)
+    keys, js = np.array([key], np.uint64), np.array([j], np.int64)
+    out = np.zeros((1, kp.N_OUT), np.int64)
+    answers, n_answers = _group(v, deck, keys, js, codes, k, _Payoffs(v), out)
+    S = kp.new_scratch() if scratch is None else scratch
+    moves = np.empty((kp.MAX_MOVES, kp.MOVE_COLS), np.int64)
+    row = np.empty(kp.N_OUT, np.int64)
+    n = kr.replay_moves(deck[0], np.uint64(key), j, v.params, int(v.win.choupai_win), codes,
+                        answers[0], n_answers[0], moves, row, S)
+    S[3][kp.I_MODE] = 0
+    return moves[:n].copy(), row
+
+
+def play_chunks(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: np.ndarray,
+                k: int = DEFAULT_K) -> None:
+    """Play whole chunks with the bot codes ``codes`` (``play.POLICY_NAMES`` order): the numba
+    ``kernels.play.play_chunks`` unless a seat is ``rollout``, then ``play_rollout``."""
+    codes = np.asarray(codes, np.int64)
+    if (codes == kp.POL_ROLLOUT).any():
+        play_rollout(v, keys, sizes, codes, out, k)
+    else:
+        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
