@@ -45,12 +45,12 @@ SIZES = {  # items per timed call
     "default": dict(floor=8_000_000, deal=2_000_000, evals=2_000_000, pool=3_000_000,
                     waits=100_000, sim=4_000_000, variant_sim=4_000_000, ref_random=2000,
                     ref_complete=500, ref_waits=200, ref_sim=2000, play_greedy=32_768,
-                    play_random=131_072, play_lookahead=2_048, ref_play=40, mem_hands=20_000,
+                    play_random=131_072, play_lookahead=2_048, play_rollout=128, ref_play=40, mem_hands=20_000,
                     api_evals=10_000_000),
     "quick": dict(floor=2_000_000, deal=500_000, evals=500_000, pool=1_000_000,
                   waits=20_000, sim=500_000, variant_sim=500_000, ref_random=300,
                   ref_complete=100, ref_waits=30, ref_sim=300, play_greedy=4_000,
-                  play_random=20_000, play_lookahead=256, ref_play=10, mem_hands=2_000,
+                  play_random=20_000, play_lookahead=256, play_rollout=16, ref_play=10, mem_hands=2_000,
                   api_evals=1_000_000),
 }
 
@@ -303,8 +303,10 @@ def bench_simulate(b: Bench, sz: dict, P: tuple) -> None:
                     for j in range(sz["ref_sim"])])
 
 
+ROLLOUT_K = 32
 PLAY_TARGET_2T = {"greedy": 100_000, "random": 300_000,  # issue 8: hands/s on 2 cores
-                  "lookahead": 5_000}  # issue 9, every seat lookahead (3-player variants)
+                  "lookahead": 5_000,  # issue 9, every seat lookahead (3-player variants)
+                  "rollout": 50}  # issue 9's aim: one rollout seat (the dealer), K = 32
 
 
 def bench_play(b: Bench, sz: dict, P: tuple) -> None:
@@ -312,38 +314,43 @@ def bench_play(b: Bench, sz: dict, P: tuple) -> None:
 
     Rows time ``play_chunks`` (deal, play, outcome rows; no settlement); the ratio column
     compares them with the deal kernel's rate at the same thread count (same run), and a
-    lookahead row with greedy's (same variant and thread count). The reference engine rows are
-    guangxi-81 only."""
+    lookahead or rollout row with greedy's (same variant and thread count). A rollout row has one
+    rollout seat (the dealer, ``ROLLOUT_K`` worlds per candidate answer) among greedy ones. The
+    reference engine rows are guangxi-81 only."""
     from zipai_sim.chunks import chunk_sizes
     from zipai_sim.kernels import play as kp
     from zipai_sim.play.engine import Game
     from zipai_sim.play.policies import POLICIES
+    from zipai_sim.play.rollout import play_chunks
 
     for key in zs.list_variants():
         v = zs.load_variant(key)
         seats = v.layout.players
         for policy, code in (("greedy", kp.POL_GREEDY), ("random", kp.POL_RANDOM),
-                             ("lookahead", kp.POL_LOOKAHEAD)):
+                             ("lookahead", kp.POL_LOOKAHEAD), ("rollout", kp.POL_ROLLOUT)):
             n = sz[f"play_{policy}"]
-            cs = 1 << 12 if policy != "lookahead" else 1 << 7  # chunks for both threads
+            cs = 1 << 12 if policy in ("greedy", "random") else 1 << 7  # chunks for 2 threads
             m = -(-n // cs)
             keys, sizes = chunk_keys(SEED, 0, m), chunk_sizes(n, cs, 0, m)
             out = np.zeros((m, cs, kp.N_OUT), np.int64)
             codes = np.full(seats, code, np.int64)
+            if policy == "rollout":
+                codes[1:] = kp.POL_GREEDY
 
             def run(v=v, keys=keys, sizes=sizes, codes=codes, out=out) -> None:
-                kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+                play_chunks(v, keys, sizes, codes, out, ROLLOUT_K)
 
             run()  # compile / load this variant's specialisation, untimed
             for t in THREADS:
                 target = PLAY_TARGET_2T[policy] if (t == 2 and seats == 3) else None
-                b.time(f"play_chunks {policy} ({key})", n, run, t, floor=True,
+                what = f"rollout (1 seat, K = {ROLLOUT_K})" if policy == "rollout" else policy
+                b.time(f"play_chunks {what} ({key})", n, run, t, floor=True,
                        base_item="deal kernel only (outputs preallocated)",
                        ref_item=f"reference engine {policy}" if key == VARIANT else None,
                        target=target,
                        target_text=f"≥ {target:,} hands/s on 2 threads" if target else "",
-                       greedy_item=(f"play_chunks greedy ({key})" if policy == "lookahead"
-                                    else None))
+                       greedy_item=(f"play_chunks greedy ({key})"
+                                    if policy in ("lookahead", "rollout") else None))
     v = zs.load_variant(VARIANT)
     key = int(chunk_keys(SEED, 0, 1)[0])
     for policy in ("greedy", "random"):
