@@ -210,6 +210,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     """
     import numba
 
+    from ..kernels import play as kp
+    from ..kernels.play import rollout as kr
     from ..variants import Variant, load_variant
 
     check_policy(challenger, "challenger")
@@ -234,6 +236,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                         [_arena_part(v, challenger, baseline, decks, seed, cs, k) for v in vs],
                         unit="deck", desc=vs[0].key if len(vs) == 1 else "",
                         progress=progress, client=client,
+                        kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS if rolls else ()),
                         identity={"what": "arena", "variants": [v.key for v in vs],
                                   "rules_hash": [v.rules_hash for v in vs],
                                   "thresholds": [v.win.threshold for v in vs],

@@ -367,7 +367,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
                         desc=variants[0].key if len(variants) == 1 else "", client=client)
     else:
         run = _numba_run(n, cs, th, parts, progress, identity,
-                         variants[0].key if len(variants) == 1 else "", client)
+                         variants[0].key if len(variants) == 1 else "", client, rolls)
     seconds, out = time.perf_counter() - t0, []
     for i, (v, pols, recs, (sums, cells)) in enumerate(zip(variants, pols_of, recs_of,
                                                           run.state)):
@@ -442,17 +442,20 @@ def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
 
 
 def _numba_run(n: int, cs: int, th: int, parts: list, progress: bool | None,
-               identity: dict, desc: str, client: object = None):
-    """The numba parts in batches of 2 × threads chunks (``runs.run_parts``)."""
+               identity: dict, desc: str, client: object = None, rolls: bool = False):
+    """The numba parts in batches of 2 × threads chunks (``runs.run_parts``); ``rolls``: a
+    rollout seat plays (its kernels join the compile note's check)."""
     import numba
 
     from ..kernels import play as kp
+    from ..kernels.play import rollout as kr
 
     old = numba.get_num_threads()
     numba.set_num_threads(min(th, numba.config.NUMBA_NUM_THREADS))
     try:
         return run_parts(n, cs, 2 * numba.get_num_threads(), parts, unit="hand", desc=desc,
-                         progress=progress, kernels=(kp.play_chunks,), identity=identity,
+                         progress=progress, identity=identity,
+                         kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS if rolls else ()),
                          client=client)
     finally:
         numba.set_num_threads(old)

@@ -294,3 +294,7 @@ def playout_batch(task_hand, task_val, task_k, decks, keys, js, P, fz, snaps, ou
                                     keys[i], js[i], task_k[t], task_val[t], pool, cards)
             reset_out(out[t])
             play_from(P, S, deck, moves, out[t], greedy, _I(rest0), _I(s0), snap)
+
+
+#: the kernels a run with a rollout seat compiles (``runs.compile_note`` checks them)
+ROLLOUT_KERNELS = (deal_decks, replay_batch, playout_batch)
