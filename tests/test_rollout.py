@@ -76,6 +76,13 @@ def test_rollout_kernel_plays_as_its_twin(variant):
     check_twins(variant, "ladder", range(2, 3), 2)
 
 
+def test_worlds_that_swap_two_hidden_wei_kinds():
+    """Hand 12 of 大字牌 with two rollout seats: a world gives seat 1's first hidden 偎 the kind
+    its second one had; the kernel once lost track of the first (no forced 跑 onto it, RULES.md
+    §3), and played another hand than the twin."""
+    check_twins("guangxi-dazipai", "rollout-greedy", range(12, 13), 3)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lineup", sorted(LINEUPS))
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -57,6 +57,8 @@ from .layout import (
     MD_CARDS,
     MD_HUXI,
     MD_KIND,
+    MD_LEN,
+    MELD_CHI,
     MELD_COLS,
     MELD_WEI,
     MK_CHOU,
@@ -202,14 +204,16 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
                 x -= _C3[pool[q]]
                 q += 1
             pool[q] -= 3
-            old = melds[s, m, MD_CARDS]
             hx = _pts(P, MELD_WEI, q)
             ints[I_TH + s] += hx - melds[s, m, MD_HUXI]
-            ints[I_TRIPLE + s] = ((ints[I_TRIPLE + s] & ~(_I(1) << (W * old)))
-                                  | (_I(1) << (W * q)))
             melds[s, m, MD_HUXI] = hx
             for t in range(3):
                 melds[s, m, MD_CARDS + t] = q
+        triple = _I(0)  # the kinds of its three-card groups, from scratch: a new 偎 kind may be
+        for m in range(ints[I_NMELD + s]):  # another 偎's old one
+            if melds[s, m, MD_KIND] != MELD_CHI and melds[s, m, MD_LEN] == 3:
+                triple |= _I(1) << (W * melds[s, m, MD_CARDS])
+        ints[I_TRIPLE + s] = triple
     n = _I(0)
     for q in range(20):
         for _t in range(pool[q]):
