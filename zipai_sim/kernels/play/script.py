@@ -110,6 +110,7 @@ def freeze_discard(ints, s, kind, opts, n, default):
 
 @njit(cache=True, _nrt=False, inline="always")
 def scripted(ints):
+    """A playout world's first step, its script still live: the next question is scripted."""
     return ints[I_MODE] == 2 and ints[I_SC_ON] == 1
 
 
