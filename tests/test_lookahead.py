@@ -172,3 +172,63 @@ def test_commands_take_the_lookahead_bot(argv, says, tmp_path, capsys):
     assert code == 0, err
     assert says in out
     assert (tmp_path / "x.parquet").exists()
+
+
+def test_lookahead_hands_do_not_depend_on_what_the_memo_holds():
+    """The kernel remembers, per hand it has valued, its winning waits and the (draw, discard)
+    pairs of ``v1`` (facts of the hand, not of what is unseen): hands played one after another
+    on one scratch, through two variants and back (the memo cleared for another ``P``), give
+    the same moves and outcome rows as each hand on a fresh scratch."""
+    from zipai_sim.kernels import play as kp
+
+    shared = kp.new_scratch()
+    for variant in ("guangxi-81", "hunan-hengyang", "guangxi-81"):
+        v = zs.load_variant(variant)
+        codes = [kp.POL_LOOKAHEAD] * v.layout.players
+        for j in range(12):
+            deck = ref.shuffled_deck(KEY, j)
+            moves, out = kp.play_one(v, deck, codes, KEY, j, shared)
+            fresh_moves, fresh_out = kp.play_one(v, deck, codes, KEY, j, kp.new_scratch())
+            assert np.array_equal(moves, fresh_moves) and np.array_equal(out, fresh_out), \
+                (variant, j)
+
+
+def test_v1_memo_keeps_only_the_draws_it_explored():
+    """``v1`` remembers a hand's (draw, discard) pairs with the draws it explored (those then
+    unseen): valued first while a draw that counts had no unseen copy, the hand valued again
+    once that draw is unseen gives the twin's ``step_value`` (the same double), not the sum
+    without that draw."""
+    from zipai_sim.kernels import play as kp
+    from zipai_sim.kernels.play import lookahead as kl
+    from zipai_sim.kernels.play.layout import FL_SIZE
+
+    game = _game("guangxi-81")
+    P = game.P
+    bot = LookaheadPolicy()
+    rng = random.Random(11)
+    checked = 0
+    for hand in _waiting_hands(12, seed=4):
+        k = next(k for k in range(20) if 0 < hand[k] < 3)
+        hand[k] -= 1  # two cards short
+        hand[next(j for j in range(20) if hand[j] == 0)] += 1
+        unseen = [4 - hand[x] for x in range(20)]
+        stock = rng.randint(10, 30)
+        full = sum(int(hand[x]) << (3 * x) for x in range(20))
+        want = bot.step_value(game, hand, 0, 0, (unseen, sum(unseen), stock))
+        for j in range(20):  # the draws whose term counts
+            less = list(unseen)
+            less[j] = 0
+            if bot.step_value(game, hand, 0, 0, (less, sum(less), stock)) * sum(less) \
+                    == want * sum(unseen):
+                continue
+            memo = kp.new_scratch()[10]
+            kl.memo_for(P, memo)
+            fl = np.zeros(FL_SIZE, np.float64)
+            for u in (less, unseen):  # valued first without draw j, then with it
+                U = np.array(u, np.int8)
+                kl._tables(fl, sum(u), stock)
+                got = kl._step_value(P, memo, full, 0, 0, U, sum(u), fl)
+            assert got == want, (hand, j)
+            checked += 1
+            break
+    assert checked >= 3

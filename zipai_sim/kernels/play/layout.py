@@ -151,14 +151,20 @@ RO_DISCARD = 0
 RO_PENG = 1
 RO_CHI = 2
 
-# the lookahead memo: rows 0..MEMO-1 (whole hand, locked 胡息 | fours, waits, their 胡息), then
-# the params tuple P its entries were computed with (cleared when a hand brings another P)
+# the lookahead memo: rows 0..MEMO-1 (whole hand, locked 胡息 | fours, waits, their 胡息), rows
+# MEMO..MEMO+STEP_MEMO-1 for ``v1`` (hand at rest, table 胡息 | fours, the (draw, discard) pairs
+# that leave a winning wait, their number | the draws explored), then the params tuple P the
+# entries were computed with (cleared when a hand brings another P)
 MEMO = 1 << 15
+STEP_MEMO = 1 << 12
+MEMO_HEAD = MEMO + STEP_MEMO
 MEMO_COLS = 4
-MEMO_ROWS = MEMO + 16  # 16 · 4 ≥ N_PARAMS
-# lookahead's ``fl: float64[FL_SIZE]``: each discard option's ``vw`` (0..19), then two tables of
+MEMO_ROWS = MEMO_HEAD + 16  # 16 · 4 ≥ N_PARAMS
+# lookahead's ``fl: float64[FL_SIZE]``: each discard option's ``vw`` (0..19), whether the hand
+# ``_wait_value`` last valued had a winning wait (``FL_WAITS``), then two tables of
 # the miss chance C(U − L, S) / C(U, S) by L (``lookahead._miss_table``): for (U, S) and, one
 # card on, (U − 1, S − 1)
+FL_WAITS = 20
 FL_T0 = 24
 FL_T1 = FL_T0 + 81
 FL_SIZE = FL_T1 + 81

@@ -28,6 +28,7 @@ from .layout import (
     _I,
     FL_T0,
     FL_T1,
+    FL_WAITS,
     I_FULL,
     I_HELD,
     I_NMELD,
@@ -40,7 +41,9 @@ from .layout import (
     MELD_WEI,
     MEMO,
     MEMO_COLS,
+    MEMO_HEAD,
     MK_BESIDE,
+    STEP_MEMO,
 )
 from .policies import (
     _cands,
@@ -116,14 +119,14 @@ def memo_for(P, memo):
     scratch tuple reused for another variant); called once a hand."""
     same = True
     for i in range(len(P)):
-        if memo[MEMO + i // MEMO_COLS, i % MEMO_COLS] != P[i]:
+        if memo[MEMO_HEAD + i // MEMO_COLS, i % MEMO_COLS] != P[i]:
             same = False
     if not same:
-        for r in range(MEMO):
+        for r in range(MEMO_HEAD):
             for q in range(MEMO_COLS):
                 memo[r, q] = 0
         for i in range(len(P)):
-            memo[MEMO + i // MEMO_COLS, i % MEMO_COLS] = P[i]
+            memo[MEMO_HEAD + i // MEMO_COLS, i % MEMO_COLS] = P[i]
     return same
 
 
@@ -136,6 +139,8 @@ def _slot(full, aux):
 @njit(cache=True, _nrt=False)
 def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
     """``vw`` of a packed hand at rest (``drawn``: a kind with one unseen copy fewer, or -1).
+    ``fl[FL_WAITS]`` is left 1.0 when the hand has a winning wait at all, live or not (a fact of
+    the hand alone, which ``_step_value`` remembers), else 0.0.
 
     A hand's winning waits depend on its cards and table only, not on what is unseen: they are
     kept in ``memo`` (``layout.MEMO``; a row per hash of the key (whole hand, locked 胡息,
@@ -150,6 +155,7 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
     if memo[r, 0] == full and memo[r, 1] == aux:
         mask = memo[r, 2]
         pack = memo[r, 3]
+        waits = mask != 0
         while mask != 0:
             b = mask & -mask
             mask ^= b
@@ -166,12 +172,14 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
         pack = _I(0)
         n = _I(0)
         keep = True
+        waits = False
         while cand != 0:
             b = cand & -cand
             cand ^= b
             hx = _wait_huxi(P, b, pk, nf, k3, locked, need0)
             if hx < 0 or not (hx >= th or (P[p.PIAOHU] == 1 and hx == 0)):
                 continue
+            waits = True
             if n < 7 and hx < 512:
                 pack |= hx << (9 * n)
                 mask |= b
@@ -188,6 +196,7 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
             memo[r, 1] = aux
             memo[r, 2] = mask
             memo[r, 3] = pack
+    fl[FL_WAITS] = 1.0 if waits else 0.0
     if live == 0:
         return 0.0
     return (1.0 - fl[off + live]) * acc / live
@@ -208,11 +217,49 @@ def _plus(P, k, pk, nf, k3, h4, locked, fours):
     return pk + b, nf + 1, k3, h4, locked, fours
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _step_slot(full, aux):
+    """The ``v1`` memo row of a hand at rest (another hash than ``_slot``'s)."""
+    return MEMO + (((full ^ (aux << 23)) * _I(-4658895280553007687)) >> 48 & (STEP_MEMO - 1))
+
+
 @njit(cache=True, _nrt=False)
 def _step_value(P, memo, full, th, fo, U, utot, fl):
-    """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``)."""
-    tot = 0.0
+    """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``).
+
+    Which (draw ``j``, discard ``d``) leave a hand with a winning wait does not depend on what
+    is unseen: a hand's pairs (at most 6) are kept in the ``v1`` rows of ``memo`` with the draws
+    explored, and a hand met again evaluates only them. The sum skips the other draws, whose
+    terms are ``u · 0.0``: the same doubles in the same order."""
     w0, w1, w2, w3, w4, w5 = _words(P, full, th, fo)
+    aux = (th << 8) | fo | (_I(1) << 62)
+    r = _step_slot(full, aux)
+    want = _I(0)
+    for j in range(20):
+        if U[j] > 0:
+            want |= _I(1) << j
+    tot = 0.0
+    if memo[r, 0] == full and memo[r, 1] == aux and want & ~(memo[r, 3] >> 8) == 0:
+        pairs = memo[r, 2]
+        left = memo[r, 3] & 255
+        while left > 0:
+            j = pairs & 31
+            pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
+            best = 0.0
+            while left > 0 and pairs & 31 == j:
+                v = _wait_value(P, memo, pk - (_I(1) << (W * ((pairs >> 5) & 31))), nf - 1, k3,
+                                h4, locked, fours, U, j, fl, _I(FL_T1))
+                if v > best:
+                    best = v
+                pairs >>= 10
+                left -= 1
+            u = _I(U[j])
+            if u > 0:
+                tot += u * best
+        return tot / utot if utot > 0 else 0.0
+    pairs = _I(0)
+    n = _I(0)
+    keep = True
     for j in range(20):
         u = _I(U[j])
         if u <= 0:
@@ -229,9 +276,20 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
                 continue
             v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, _I(j), fl,
                             _I(FL_T1))
+            if fl[FL_WAITS] != 0.0:
+                if n < 6:
+                    pairs |= (j | (_kind(b) << 5)) << (10 * n)
+                    n += 1
+                else:
+                    keep = False
             if v > best:
                 best = v
         tot += u * best
+    if keep:
+        memo[r, 0] = full
+        memo[r, 1] = aux
+        memo[r, 2] = pairs
+        memo[r, 3] = n | (want << 8)
     return tot / utot if utot > 0 else 0.0
 
 
