@@ -212,3 +212,28 @@ def test_opening_outcomes_agree_on_random_deals():
         assert (row["dealer_huxi"] if row["dealer_huxi"] is not None else -1) == \
             want["dealer_huxi"]
         assert (row["dihu_seat"] if row["dihu_seat"] is not None else -1) == want["dihu_seat"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_locked_groups_of_both_sizes_score_as_the_reference_says(variant):
+    """Hands built around 提 and 坎 of either size (evaluate_opening reads them from the packed
+    hand, not kind by kind), their free cards all groups or one card off: the 胡息 of
+    reference.best, and the 提/坎 counts by hand (RULES.md §3, §4)."""
+    v = zs.load_variant(variant)
+    P, size = v.params, v.layout.dealer_cards
+    rng = random.Random(23)
+    hands = []
+    for h in complete_hands(600, seed=24, size=size):
+        hands.append(h)
+        broken = h.copy()
+        k = rng.choice([i for i in range(20) if 0 < h[i] < 3])
+        j = rng.choice([i for i in range(20) if h[i] < 2 and i != k])
+        broken[k] -= 1
+        broken[j] += 1
+        hands.append(broken)
+    assert {int((h == 4).sum()) for h in hands} >= ({0, 1, 2} if size >= 17 else {0, 1})
+    assert any((h[10:] == 3).any() and (h[:10] == 4).any() for h in hands)
+    got = zs.evaluate_opening(np.stack(hands), variant)
+    assert got["huxi"].fill_null(-1).to_list() == [ref.best(h, P)[0] for h in hands]
+    assert got["ti"].to_list() == [int((h == 4).sum()) for h in hands]
+    assert got["kan"].to_list() == [int((h == 3).sum()) for h in hands]

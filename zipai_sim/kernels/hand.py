@@ -16,7 +16,7 @@ from numba import njit
 
 from .. import params as p
 from .freetab import free_tab, small_counts
-from .packed import LOW, W, orphans
+from .packed import LOW, TWIN, W, orphans, popcount
 
 NO_HAND = -1  # returned 胡息 when the cards do not form a winning shape
 WORK = 80  # length of the int64 scratch a caller passes to eval_hand
@@ -154,34 +154,37 @@ def solve_free(pk, nf, fours, base, P, work):
     return base + b
 
 
-@njit(cache=True, _nrt=False)
-def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
-    """Best 胡息 of ``hand`` (+ the incoming card ``inc``), or -1 when not all groups.
-
-    hand: int8[20] counts, 坎 (3) and 提 (4) inside are locked. inc: incoming kind, -1 for none.
-    inc_self: 1 when the incoming card is the player's own draw, 0 when another player's.
-    table_huxi / table_fours: 胡息 and number of four-card groups already on the table.
-    work: int64[WORK] scratch. How the incoming card scores follows §6: with a 坎 it makes a 提
-    (own draw) or 跑 (another's; with 抢招和 the 坎 may stay and the card go elsewhere); with a
-    pair it makes a 偎 (own draw, forced) or may make a 碰 (another's); otherwise it is free.
-    """
-    locked = table_huxi
-    fours = table_fours
-    pk = 0
-    nf = 0
+@njit(cache=True, _nrt=False, inline="always")
+def pack_hand(hand):
+    """The counts ``hand: int8[20]`` (0..4 each) as one packed int64 (``kernels.packed``)."""
+    full = 0
     for k in range(20):
-        n = hand[k]
-        if n == 4:
-            locked += group_points(P, p.TI_SMALL, k)
-            fours += 1
-        elif n == 3:
-            locked += group_points(P, p.KAN_SMALL, k)
-        else:
-            pk += np.int64(n) << (W * k)
-            nf += n
+        full += np.int64(hand[k]) << (W * k)
+    return full
+
+
+@njit(cache=True, _nrt=False)
+def eval_packed(full, inc, inc_self, table_huxi, table_fours, P, work):
+    """``eval_hand`` of the hand packed as ``full`` (counts 0..4, ``kernels.packed``).
+
+    The 坎 and 提 come from bit operations on the packed word and their 胡息 from their counts
+    per size, not from a branch per kind (mispredicted wherever a 坎 or 提 sits, as in most
+    complete hands); the free cards go to ``solve_free``."""
+    b0 = full & LOW
+    b1 = (full >> 1) & LOW
+    h4 = (full >> 2) & LOW
+    k3 = b0 & b1
+    pk = full & ~((k3 | h4) * 7)
+    nf = popcount(pk & LOW) + 2 * popcount((pk >> 1) & LOW)
+    kan_big = popcount(k3 >> TWIN)
+    ti_big = popcount(h4 >> TWIN)
+    ti = popcount(h4)
+    locked = (table_huxi + (popcount(k3) - kan_big) * P[p.KAN_SMALL] + kan_big * P[p.KAN_BIG]
+              + (ti - ti_big) * P[p.TI_SMALL] + ti_big * P[p.TI_BIG])
+    fours = table_fours + ti
     if inc < 0:
         return solve_free(pk, nf, fours, locked, P, work)
-    n = hand[inc]
+    n = (full >> (W * inc)) & 7
     b = np.int64(1) << (W * inc)
     if n == 3:
         kan = group_points(P, p.KAN_SMALL, inc)
@@ -202,6 +205,20 @@ def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
     if n >= 4:
         return NO_HAND
     return solve_free(pk + b, nf + 1, fours, locked, P, work)
+
+
+@njit(cache=True, _nrt=False)
+def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
+    """Best 胡息 of ``hand`` (+ the incoming card ``inc``), or -1 when not all groups.
+
+    hand: int8[20] counts 0..4, 坎 (3) and 提 (4) inside are locked. inc: incoming kind, -1 for
+    none. inc_self: 1 when the incoming card is the player's own draw, 0 when another player's.
+    table_huxi / table_fours: 胡息 and number of four-card groups already on the table.
+    work: int64[WORK] scratch. How the incoming card scores follows §6: with a 坎 it makes a 提
+    (own draw) or 跑 (another's; with 抢招和 the 坎 may stay and the card go elsewhere); with a
+    pair it makes a 偎 (own draw, forced) or may make a 碰 (another's); otherwise it is free.
+    """
+    return eval_packed(pack_hand(hand), inc, inc_self, table_huxi, table_fours, P, work)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -262,11 +279,12 @@ def waits(hand, table_huxi, table_fours, P, out):
     """听: for each kind, the 胡息 the hand reaches with that card as its own draw (out[k, 0]) and
     as another player's card (out[k, 1]); -1 where it does not complete. ``out: int64[20, 2]``."""
     work = np.empty(WORK, np.int64)
+    full = pack_hand(hand)
     for k in range(20):
         if hand[k] >= 4:
             out[k, 0] = NO_HAND
             out[k, 1] = NO_HAND
             continue
-        out[k, 0] = eval_hand(hand, k, 1, table_huxi, table_fours, P, work)
-        out[k, 1] = eval_hand(hand, k, 0, table_huxi, table_fours, P, work)
+        out[k, 0] = eval_packed(full, k, 1, table_huxi, table_fours, P, work)
+        out[k, 1] = eval_packed(full, k, 0, table_huxi, table_fours, P, work)
 

@@ -9,7 +9,7 @@ are checked for 地胡 in turn order. 翻信 turns the first stock card not yet 
 
 Speed (the bare shuffle is the floor): cards are packed counts (``deal.fresh_powers``), so a
 hand is a sum; the shuffle stops once the hands and the 亮张 are final; the hand searches
-(``hand.eval_hand``) run only for hands that pass exact cheap tests (``may_be_complete``,
+(``hand.eval_packed``) run only for hands that pass exact cheap tests (``may_be_complete``,
 ``may_win_on``: about 8 % of dealers, 4 % of non-dealers in guangxi-81); rare paths deal stock
 cards on demand.
 """
@@ -23,11 +23,11 @@ from .hand import (
     INSTANT_NONE,
     INSTANT_SANTI,
     WORK,
-    eval_hand,
+    eval_packed,
     group_points,
     instant_code,
-    instant_shape,
     is_win,
+    pack_hand,
     peng_points,
 )
 from .packed import (
@@ -232,19 +232,19 @@ def may_win_on(ps, lz, P, bonus):
 
 # inlined: saves the per-call refcounting of its 15 arguments
 @njit(cache=True, _nrt=False, inline="always")
-def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, stock, bonus,
+def analyze_deal(deck, shuffled, state, spare, have, P, win, free, seat, stock, bonus,
                  instant, counts, hist):
     """Score one dealt deck of packed cards (``deal.fresh_powers``): adds to ``counts:
     int64[N_COUNTS]`` (all but ``C_N``, which the caller counts) and ``hist: int64[HIST]``, and
     returns the sample fields ``(天胡 code, dealer 胡息, 地胡 seat, 翻信)`` (``S_TIANHU`` ..
     ``S_FANXING``). ``deck[:shuffled]`` is final; later stock positions are shuffled on demand
-    with the stream ``(state, spare, have)``, so the cards match a full shuffle. ``hands:
-    int8[4, 20]``, ``win: int8[20]``, ``free: int64[WORK]`` and ``stock: int8[80]`` (kinds of
+    with the stream ``(state, spare, have)``, so the cards match a full shuffle. ``win:
+    int8[20]``, ``free: int64[WORK]`` and ``stock: int8[80]`` (kinds of
     the cards 翻信 turns) are scratch; ``seat: int64[3, MAX_SEATS]`` holds each seat's packed
     cards in row 0 on entry (``zipai_sim.kernels.packed``); ``bonus`` and ``instant``: the
     tables ``incoming_bonus`` and ``instant_table`` fill.
 
-    The searches (``eval_hand``) are the cost: each runs only for hands that pass the cheap
+    The searches (``eval_packed``) are the cost: each runs only for hands that pass the cheap
     exact tests (``may_be_complete``, ``may_win_on``), so the results are those of running it
     on every hand."""
     seats = P[p.SEATS]
@@ -278,8 +278,7 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
         counts[C_DEALER_TWO_TI] += 1
     huxi = -1
     if may_be_complete(packed[0]):
-        unpack(packed[0], hands[0])
-        huxi = eval_hand(hands[0], -1, 1, 0, 0, P, free)
+        huxi = eval_packed(packed[0], -1, 1, 0, 0, P, free)
     if huxi >= 0:
         counts[C_DEALER_COMPLETE] += 1
         hist[min(huxi, HIST - 1)] += 1
@@ -315,8 +314,7 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
             extra = deck[pos]
             pos += 1
             if s == 0:
-                unpack(packed[0], hands[0])
-                hx = eval_hand(hands[0], kind_of(extra), 1, 0, 0, P, free)
+                hx = eval_packed(packed[0], kind_of(extra), 1, 0, 0, P, free)
                 if is_win(hx, P):
                     counts[C_TIANHU] += 1
                     counts[C_TIANHU_COMPLETE] += 1
@@ -342,8 +340,7 @@ def analyze_deal(deck, shuffled, state, spare, have, P, hands, win, free, seat, 
             hyp += 1
         won = False
         if may_win_on(ps, lz, P, bonus):
-            unpack(ps, hands[s])
-            won = is_win(eval_hand(hands[s], lz, 0, 0, 0, P, free), P)
+            won = is_win(eval_packed(ps, lz, 0, 0, 0, P, free), P)
         if won:
             counts[C_DIHU_SEAT + s] += 1
             if winner < 0:
@@ -410,7 +407,6 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
         lo = task_first[t]
         hi = min(sizes[ch], lo + TASK)
         deck = np.empty(DECK, np.int64)
-        hands = np.zeros((MAX_SEATS, 20), np.int8)
         win = np.zeros(20, np.int8)
         free = np.zeros(WORK, np.int64)
         stock = np.zeros(DECK, np.int8)
@@ -425,8 +421,8 @@ def analyze_chunks(keys, sizes, P, counts_out, hist_out, n_sample, samples_out):
             fresh_powers(deck)
             state, spare, have = shuffle_deal_packed(deck, h, seats, deal_state(key, j),
                                                      NO_SPARE, 0, seat[0])
-            tianhu, huxi, dihu_seat, fx = analyze_deal(deck, need, state, spare, have, P, hands,
-                                                       win, free, seat, stock, bonus, instant,
+            tianhu, huxi, dihu_seat, fx = analyze_deal(deck, need, state, spare, have, P, win,
+                                                       free, seat, stock, bonus, instant,
                                                        counts, hist)
             if j < n_sample:
                 samples_out[ch, j, S_DEAL] = j
@@ -458,15 +454,22 @@ EVAL_BLOCK = 4096  # rows per parallel task in evaluate_batch: one scratch alloc
 
 @njit(cache=True, parallel=True)
 def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
-    """Opening evaluation of ``counts: int8[n, 20]`` with 亮张 ``lz: int64[n]`` (-1 unknown):
-    best 胡息 (-1 if not complete) and instant shape code per row."""
+    """Opening evaluation of ``counts: int8[n, 20]`` (counts 0..4, checked by the caller) with
+    亮张 ``lz: int64[n]`` (-1 unknown): best 胡息 (-1 if not complete) and instant shape code
+    per row, as ``eval_hand`` and ``instant_shape`` give them, from each row packed once
+    (``hand.eval_packed``)."""
     n = counts.shape[0]
     blocks = (n + EVAL_BLOCK - 1) // EVAL_BLOCK
     for b in prange(blocks):
         free = np.empty(WORK, np.int64)
         for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
-            huxi_out[i] = eval_hand(counts[i], -1, 1, 0, 0, P, free)
-            instant_out[i] = instant_shape(counts[i], P, is_dealer, lz[i])
+            full = pack_hand(counts[i])
+            huxi_out[i] = eval_packed(full, -1, 1, 0, 0, P, free)
+            k3 = full & (full >> 1) & LOW
+            h4 = (full >> 2) & LOW
+            x = lz[i]
+            lz_kan = 1 if x >= 0 and (full >> (W * x)) & 7 == 3 else 0
+            instant_out[i] = instant_code(popcount(h4), popcount(k3), P, is_dealer, lz_kan)
 
 
 @njit(cache=True)
@@ -475,7 +478,6 @@ def analyze_decks(decks, P, samples_out):
     ``samples_out: int64[n, N_SAMPLE]``; the decks are used as they are (no shuffling)."""
     counts = np.zeros(N_COUNTS, np.int64)
     hist = np.zeros(HIST, np.int64)
-    hands = np.zeros((MAX_SEATS, 20), np.int8)
     win = np.zeros(20, np.int8)
     free = np.zeros(WORK, np.int64)
     stock = np.zeros(DECK, np.int8)
@@ -493,8 +495,8 @@ def analyze_decks(decks, P, samples_out):
         for s in range(seats):
             seat[0, s] = pack(decks[j], s * h, (s + 1) * h)
         seat[0, 0] += deck[seats * h]
-        tianhu, huxi, dihu_seat, fx = analyze_deal(deck, DECK, NO_SPARE, NO_SPARE, 0, P, hands,
-                                                   win, free, seat, stock, bonus, instant,
+        tianhu, huxi, dihu_seat, fx = analyze_deal(deck, DECK, NO_SPARE, NO_SPARE, 0, P, win,
+                                                   free, seat, stock, bonus, instant,
                                                    counts, hist)
         samples_out[j, S_DEAL] = j
         samples_out[j, S_LIANGZHANG] = decks[j, seats * h]
