@@ -16,7 +16,7 @@ from numba import njit
 
 from .. import params as p
 from .freetab import free_tab, small_counts
-from .packed import LOW, TWIN, W, orphans, popcount
+from .packed import LOW, TWIN, W, classes, orphans, popcount
 
 NO_HAND = -1  # returned 胡息 when the cards do not form a winning shape
 WORK = 80  # length of the int64 scratch a caller passes to eval_hand
@@ -163,25 +163,29 @@ def pack_hand(hand):
     return full
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def locked_points(P, n3, n4):
+    """胡息 of the 坎 and 提 held in hand (spaced masks ``n3``, ``n4`` of ``packed.classes``),
+    counted per size (RULES.md §4: 小坎/大坎, 小提/大提)."""
+    kan_big = popcount(n3 >> TWIN)
+    ti_big = popcount(n4 >> TWIN)
+    return ((popcount(n3) - kan_big) * P[p.KAN_SMALL] + kan_big * P[p.KAN_BIG]
+            + (popcount(n4) - ti_big) * P[p.TI_SMALL] + ti_big * P[p.TI_BIG])
+
+
 @njit(cache=True, _nrt=False)
 def eval_packed(full, inc, inc_self, table_huxi, table_fours, P, work):
-    """``eval_hand`` of the hand packed as ``full`` (counts 0..4, ``kernels.packed``).
+    """``eval_hand`` of the hand packed as ``full: int64`` (counts 0..4, ``kernels.packed``):
+    best 胡息 or ``NO_HAND`` (RULES.md §3, §4, §6; no errors: counts are the caller's check).
 
-    The 坎 and 提 come from bit operations on the packed word and their 胡息 from their counts
-    per size, not from a branch per kind (mispredicted wherever a 坎 or 提 sits, as in most
-    complete hands); the free cards go to ``solve_free``."""
-    b0 = full & LOW
-    b1 = (full >> 1) & LOW
-    h4 = (full >> 2) & LOW
-    k3 = b0 & b1
+    The 坎 and 提 come from bit operations on the packed word (``packed.classes``) and their
+    胡息 from their counts per size, not from a branch per kind (mispredicted wherever a 坎 or
+    提 sits, as in most complete hands); the free cards go to ``solve_free``."""
+    n1, n2, k3, h4 = classes(full)
     pk = full & ~((k3 | h4) * 7)
-    nf = popcount(pk & LOW) + 2 * popcount((pk >> 1) & LOW)
-    kan_big = popcount(k3 >> TWIN)
-    ti_big = popcount(h4 >> TWIN)
-    ti = popcount(h4)
-    locked = (table_huxi + (popcount(k3) - kan_big) * P[p.KAN_SMALL] + kan_big * P[p.KAN_BIG]
-              + (ti - ti_big) * P[p.TI_SMALL] + ti_big * P[p.TI_BIG])
-    fours = table_fours + ti
+    nf = popcount(n1) + 2 * popcount(n2)
+    locked = table_huxi + locked_points(P, k3, h4)
+    fours = table_fours + popcount(h4)
     if inc < 0:
         return solve_free(pk, nf, fours, locked, P, work)
     n = (full >> (W * inc)) & 7
@@ -209,7 +213,8 @@ def eval_packed(full, inc, inc_self, table_huxi, table_fours, P, work):
 
 @njit(cache=True, _nrt=False)
 def eval_hand(hand, inc, inc_self, table_huxi, table_fours, P, work):
-    """Best 胡息 of ``hand`` (+ the incoming card ``inc``), or -1 when not all groups.
+    """Best 胡息 of ``hand`` (+ the incoming card ``inc``), or -1 when not all groups (RULES.md
+    §3, §4, §6).
 
     hand: int8[20] counts 0..4, 坎 (3) and 提 (4) inside are locked. inc: incoming kind, -1 for
     none. inc_self: 1 when the incoming card is the player's own draw, 0 when another player's.
@@ -252,13 +257,20 @@ def instant_code(ti, kan, P, is_dealer, lz_makes_kan):
     return INSTANT_NONE
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def instant_packed(full, P, is_dealer, liangzhang):
+    """``instant_shape`` of a dealt hand packed as ``full: int64`` (``kernels.packed``)."""
+    n1, n2, n3, n4 = classes(full)
+    lz_kan = 1 if liangzhang >= 0 and (full >> (W * liangzhang)) & 7 == 3 else 0
+    return instant_code(popcount(n4), popcount(n3), P, is_dealer, lz_kan)
+
+
 @njit(cache=True, _nrt=False)
 def instant_shape(hand, P, is_dealer, liangzhang):
-    """Instant-win shape of a dealt hand ``int8[20]``; ``liangzhang`` is the dealer's shown card
-    (-1 if unknown: then 衡阳's 亮张-made 五坎 cannot be seen)."""
-    ti, kan = count_ti_kan(hand)
-    lz_kan = 1 if liangzhang >= 0 and hand[liangzhang] == 3 else 0
-    return instant_code(ti, kan, P, is_dealer, lz_kan)
+    """Instant-win shape of a dealt hand ``int8[20]`` (§6: INSTANT_SANTI, INSTANT_WUKAN or
+    INSTANT_NONE); ``liangzhang`` is the dealer's shown card (-1 if unknown: then 衡阳's
+    亮张-made 五坎 cannot be seen)."""
+    return instant_packed(pack_hand(hand), P, is_dealer, liangzhang)
 
 
 @njit(cache=True, _nrt=False)

@@ -26,7 +26,9 @@ from .hand import (
     eval_packed,
     group_points,
     instant_code,
+    instant_packed,
     is_win,
+    locked_points,
     pack_hand,
     peng_points,
 )
@@ -165,10 +167,7 @@ def huxi_bound(n3, n4, lz, x, m1, m2, P, bonus):
     the ``x`` of its kind held (``bonus`` from ``incoming_bonus``) and two of each scoring free
     group (一二三, 二七十, small and big) that the free cards + the card (``m1``: held at least
     once, ``m2``: twice) hold twice, one of those held once."""
-    kan_big = popcount(n3 >> TWIN)
-    ti_big = popcount(n4 >> TWIN)
-    return ((popcount(n3) - kan_big) * P[p.KAN_SMALL] + kan_big * P[p.KAN_BIG]
-            + (popcount(n4) - ti_big) * P[p.TI_SMALL] + ti_big * P[p.TI_BIG]
+    return (locked_points(P, n3, n4)
             + bonus[0, lz] * (x == 2) + bonus[1, lz] * (x == 3)
             + _groups(m1, m2, YS_SMALL) * P[p.YIERSAN_SMALL]
             + _groups(m1, m2, YS_BIG) * P[p.YIERSAN_BIG]
@@ -465,11 +464,7 @@ def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
         for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
             full = pack_hand(counts[i])
             huxi_out[i] = eval_packed(full, -1, 1, 0, 0, P, free)
-            k3 = full & (full >> 1) & LOW
-            h4 = (full >> 2) & LOW
-            x = lz[i]
-            lz_kan = 1 if x >= 0 and (full >> (W * x)) & 7 == 3 else 0
-            instant_out[i] = instant_code(popcount(h4), popcount(k3), P, is_dealer, lz_kan)
+            instant_out[i] = instant_packed(full, P, is_dealer, lz[i])
 
 
 @njit(cache=True)
