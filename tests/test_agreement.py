@@ -125,8 +125,11 @@ def test_waits_batch_agrees(variant, table_huxi, table_fours):
 
 
 def test_check_hands_agrees_with_numpy():
-    """The one-pass batch check (bytes four at a time) against plain numpy, on garbage counts."""
+    """The one-pass batch checks (bytes four at a time; per count inside the evaluation) against
+    plain numpy, on garbage counts."""
     from zipai_sim.kernels import batch as kbatch
+
+    P81 = zs.load_variant("guangxi-81").params
 
     rng = np.random.default_rng(26)
     for (lo_count, hi_count), (lo, hi), bad_row in itertools.product(
@@ -141,6 +144,13 @@ def test_check_hands_agrees_with_numpy():
         assert first == (np.flatnonzero(~ok)[0] if (~ok).any() else -1)
         assert (ti[ok] == (c[ok] == 4).sum(axis=1)).all()
         assert (kan[ok] == (c[ok] == 3).sum(axis=1)).all()
+        # the one-pass check inside evaluate_opening's kernel refuses the same first row
+        out = [np.empty(5000, t) for t in (np.int64, np.int8, np.int8, np.int8, bool, bool)]
+        first = kbatch.evaluate_checked(c, lo, hi, np.full(5000, -1, np.int64), 1, P81, *out)
+        assert first == (np.flatnonzero(~ok)[0] if (~ok).any() else -1)
+        head = slice(0, first if first >= 0 else 5000)  # rows before the refusal are evaluated
+        assert (out[2][head] == (c[head] == 4).sum(axis=1)).all()
+        assert (out[3][head] == (c[head] == 3).sum(axis=1)).all()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

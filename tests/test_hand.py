@@ -178,8 +178,8 @@ def test_batch_frame_has_the_documented_columns_and_dtypes():
     import polars as pl
 
     df = zs.evaluate_opening(_section_10_batch(), V81)
-    assert df.schema == pl.Schema({"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int64,
-                                   "kan": pl.Int64, "instant": pl.Enum(["", "santi", "wukan"]),
+    assert df.schema == pl.Schema({"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int8,
+                                   "kan": pl.Int8, "instant": pl.Enum(["", "santi", "wukan"]),
                                    "win": pl.Boolean})
     # the §10 table, row by row: 提 and 坎 counted by hand from the hands' text
     assert df["instant"].to_list() == [r[3] for r in SECTION_10]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 import polars as pl
@@ -17,7 +18,6 @@ from . import reference as ref
 from .cards import CardError, card_name, format_hand, parse_card, parse_hand, validate_counts
 from .kernels import batch as kbatch
 from .kernels import hand as khand
-from .kernels import opening as kopen
 from .variants import Variant, load_variant
 
 GROUP_NAMES = {"ti": "提", "pao": "跑", "kan": "坎", "wei": "偎", "peng": "碰", "shun": "顺",
@@ -26,7 +26,7 @@ _INSTANT = {khand.INSTANT_NONE: "", khand.INSTANT_SANTI: "santi", khand.INSTANT_
 #: dtype of ``evaluate_opening``'s ``instant`` column; its physical codes are the kernel's
 INSTANT = pl.Enum([_INSTANT[k] for k in range(len(_INSTANT))])
 _INSTANT_VALUES = pl.Series(INSTANT.categories, dtype=INSTANT)
-_OPENING_SCHEMA = {"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int64, "kan": pl.Int64,
+_OPENING_SCHEMA = {"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int8, "kan": pl.Int8,
                    "instant": INSTANT, "win": pl.Boolean}
 _CARD_NAMES = pl.Series([card_name(k) for k in range(20)], dtype=pl.String)
 _WAITS_SCHEMA = {"hand": pl.Int64, "kind": pl.Int64, "card": pl.String, "huxi_self": pl.Int64,
@@ -58,6 +58,29 @@ def _check_size(c: np.ndarray, lo: int, hi: int, what: str) -> None:
                         + (f"..{hi}" if hi != lo else ""))
 
 
+def _as_batch(hand: HandLike, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """``hand`` as ``as_counts`` reads it, and as the C-contiguous ``int8[n, 20]`` the batch
+    kernels take (n = 1 for one hand; an ``int8`` array is used as it is where it can be)."""
+    if (isinstance(hand, np.ndarray) and hand.dtype == np.int8 and hand.ndim in (1, 2)
+            and hand.shape[-1] == 20):
+        c = hand
+    else:
+        c = as_counts(hand, name)
+    c2 = c.reshape(-1, 20)
+    # one array layout for the kernels (a strided or read-only view would compile another)
+    if not (c2.flags.c_contiguous and c2.flags.writeable and c2.ctypes.data % 4 == 0):
+        c2 = c2.copy()
+    return c, c2
+
+
+def _refuse(c: np.ndarray, name: str, lo: int, hi: int, what: str) -> NoReturn:
+    """Word the CardError for a batch that a kernel's one-pass check refused (the slow checks
+    name the row and the problem)."""
+    validate_counts(c, name=name)
+    _check_size(c, lo, hi, what)
+    raise AssertionError(f"the batch check refused a row of {name} that the checks pass")
+
+
 def _checked(hand: HandLike, name: str, lo: int, hi: int, what: str
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """``hand`` checked as ``as_counts`` and ``_check_size(.., lo, hi, what)`` check it, as
@@ -68,21 +91,11 @@ def _checked(hand: HandLike, name: str, lo: int, hi: int, what: str
     that finds a bad row do the slow checks run, so the CardError is theirs: it names the row (of
     a batch) and the problem (a count outside 0..4, a wrong hand size).
     """
-    if (isinstance(hand, np.ndarray) and hand.dtype == np.int8 and hand.ndim in (1, 2)
-            and hand.shape[-1] == 20):
-        c = hand
-    else:
-        c = as_counts(hand, name)
-    c2 = c.reshape(-1, 20)
-    # one array layout for the kernels (a strided or read-only view would compile another)
-    if not (c2.flags.c_contiguous and c2.flags.writeable and c2.ctypes.data % 4 == 0):
-        c2 = c2.copy()
+    c, c2 = _as_batch(hand, name)
     n = c2.shape[0]
     ti, kan = np.empty(n, np.int64), np.empty(n, np.int64)
     if kbatch.check_hands(c2.reshape(-1).view(np.uint32), lo, hi, ti, kan) >= 0:
-        validate_counts(c, name=name)
-        _check_size(c, lo, hi, what)
-        raise AssertionError(f"check_hands refused a row of {name} that the checks pass")
+        _refuse(c, name, lo, hi, what)
     return c2, ti, kan, c.ndim == 2
 
 
@@ -106,7 +119,7 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     坎 (3) inside are locked (RULES.md §3). ``liangzhang``: the dealer's shown card, needed only
     where 五坎 counts just when the 亮张 completes it (衡阳, seed 000 ⑴); ``dealer``: whether the
     hands are the dealer's. Returns one row per hand, in order: ``complete`` (Boolean),
-    ``huxi`` (Int64 胡息, null when not complete), ``ti`` and ``kan`` (Int64 counts of 提 and
+    ``huxi`` (Int64 胡息, null when not complete), ``ti`` and ``kan`` (Int8 counts of 提 and
     坎), ``instant`` (the Enum ``INSTANT`` of "", "santi", "wukan"), ``win`` (Boolean: instant,
     or complete with 胡息 ≥ the variant's threshold; 飘胡 where allowed). An ``int8`` batch is
     used as it is (no copy when C-contiguous); other integer arrays are converted first.
@@ -120,24 +133,26 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     """
     v = load_variant(variant)
     # a dealer's hand, a non-dealer's + the 亮张, or either + a two-提 extra card (§2, §6)
-    c2, ti, kan, _ = _checked(counts, "counts", v.layout.other_cards, v.layout.dealer_cards + 1,
-                              "an opening hand")
+    lo, hi, what = v.layout.other_cards, v.layout.dealer_cards + 1, "an opening hand"
+    c, c2 = _as_batch(counts, "counts")
     n = c2.shape[0]
     k = -1
     if liangzhang is not None:
         k = parse_card(liangzhang) if isinstance(liangzhang, str) else int(liangzhang)
         if not 0 <= k < 20:
             raise CardError(f"liangzhang must be a card, got {liangzhang!r}")
+    lz = np.broadcast_to(np.int64(k), (n,))  # the same 亮张 for every row, without a copy
+    huxi, inst = np.empty(n, np.int64), np.empty(n, np.int8)
+    ti, kan = np.empty(n, np.int8), np.empty(n, np.int8)  # 0..5: a byte, not 8 (memory is time)
+    complete, win = np.empty(n, np.bool_), np.empty(n, np.bool_)
+    # one pass checks, counts and evaluates every row; the slow checks word a refusal
+    if n and kbatch.evaluate_checked(c2, lo, hi, lz, 1 if dealer else 0, v.params, huxi, inst,
+                                     ti, kan, complete, win) >= 0:
+        _refuse(c, "counts", lo, hi, what)
+    if k >= 0:
         bad = np.nonzero(c2[:, k] == 0)[0]
         if bad.size:
             raise CardError(f"liangzhang {card_name(k)} is not in hand row {int(bad[0])}")
-    lz = np.broadcast_to(np.int64(k), (n,))  # the same 亮张 for every row, without a copy
-    huxi, inst = np.empty(n, np.int64), np.empty(n, np.int8)
-    complete, win = np.empty(n, np.bool_), np.empty(n, np.bool_)
-    if n:
-        P = v.params
-        kopen.evaluate_batch(c2, lz, 1 if dealer else 0, P, huxi, inst)
-        kbatch.opening_flags(huxi, inst, P, complete, win)
     return pl.DataFrame({"complete": complete, "huxi": huxi, "ti": ti, "kan": kan,
                          "instant": _INSTANT_VALUES.gather(pl.Series(inst.view(np.uint8))),
                          "win": win},

@@ -1,5 +1,6 @@
 """Batch kernels behind the public API (``zipai_sim.evaluate``): one pass that checks a batch of
-hands and counts its 提 and 坎, the flags of opening evaluations, and 听 (waits) of every row.
+hands and counts its 提 and 坎, one that also evaluates each row as an opening hand, and 听
+(waits) of every row.
 
 ``check_hands`` finds that a row is wrong, not what is wrong: the caller then runs the slow checks
 (``zipai_sim.cards.validate_counts``) to word the error.
@@ -8,7 +9,9 @@ hands and counts its 提 and 坎, the flags of opening evaluations, and 听 (wai
 import numpy as np
 from numba import njit, prange
 
-from .hand import is_win, waits
+from .hand import WORK, eval_packed, instant_packed, is_win, waits
+from .opening import EVAL_BLOCK
+from .packed import W, classes, popcount
 
 CHECK_BLOCK = 16384  # rows per parallel task in check_hands
 WAITS_BLOCK = 256  # rows per parallel task in waits_batch
@@ -64,13 +67,49 @@ def check_hands(words, lo, hi, ti_out, kan_out):
 
 
 @njit(cache=True, parallel=True)
-def opening_flags(huxi, instant, P, complete_out, win_out):
-    """From opening evaluations (``huxi: int64[n]``, -1 when not complete, and the instant-win
-    code ``instant: int8[n]``): ``complete_out`` and ``win_out`` (bool[n]): an instant win, or a
-    complete hand that wins (``hand.is_win``: the threshold, 飘胡 where allowed; RULES.md §6)."""
-    for i in prange(huxi.shape[0]):
-        complete_out[i] = huxi[i] >= 0
-        win_out[i] = instant[i] != 0 or is_win(huxi[i], P)
+def evaluate_checked(counts, lo, hi, lz, is_dealer, P, huxi_out, instant_out, ti_out, kan_out,
+                     complete_out, win_out):
+    """``zipai_sim.evaluate_opening`` in one pass over ``counts: int8[n, 20]``: each row is
+    checked (counts 0..4, card total in ``lo..hi``), its 提 and 坎 counted (``ti_out``,
+    ``kan_out: int8[n]``), and evaluated as ``opening.evaluate_batch`` evaluates it (best 胡息
+    ``huxi_out: int64[n]``, -1 if not complete; instant code ``instant_out: int8[n]``; 亮张
+    ``lz: int64[n]``, -1 unknown), with ``complete_out`` and ``win_out`` (bool[n]: an instant
+    win, or complete with 胡息 that wins, ``hand.is_win``: the threshold, 飘胡 where allowed;
+    RULES.md §6). Returns the first bad row, or -1; bad rows are not evaluated and their outputs
+    are not meaningful.
+
+    Each row is read once, for the check and the packing, where the call made three passes
+    before (``check_hands``, the evaluation, the flags)."""
+    n = counts.shape[0]
+    blocks = (n + EVAL_BLOCK - 1) // EVAL_BLOCK
+    first = np.full(max(blocks, 1), n, np.int64)
+    for b in prange(blocks):
+        free = np.empty(WORK, np.int64)
+        f = n
+        for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
+            full = 0
+            total = 0
+            out_of_range = False
+            for k in range(20):
+                c = counts[i, k]
+                out_of_range |= np.uint8(c) > 4  # negative counts wrap to ≥ 128
+                total += c
+                full += np.int64(c) << (W * k)
+            if out_of_range or total < lo or total > hi:
+                f = min(f, i)
+                continue
+            _, _, n3, n4 = classes(full)
+            ti_out[i] = popcount(n4)
+            kan_out[i] = popcount(n3)
+            hx = eval_packed(full, -1, 1, 0, 0, P, free)
+            code = instant_packed(full, P, is_dealer, lz[i])
+            huxi_out[i] = hx
+            instant_out[i] = code
+            complete_out[i] = hx >= 0
+            win_out[i] = code != 0 or is_win(hx, P)
+        first[b] = f
+    bad_row = first.min()
+    return -1 if bad_row >= n else bad_row
 
 
 @njit(cache=True, parallel=True)
