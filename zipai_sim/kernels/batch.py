@@ -9,9 +9,8 @@ hands and counts its 提 and 坎, one that also evaluates each row as an opening
 import numpy as np
 from numba import njit, prange
 
-from .hand import WORK, eval_packed, instant_packed, is_win, waits
+from .hand import WORK, eval_packed, instant_packed, is_win, pack_hand, waits
 from .opening import EVAL_BLOCK
-from .packed import W, classes, popcount
 
 CHECK_BLOCK = 16384  # rows per parallel task in check_hands
 WAITS_BLOCK = 256  # rows per parallel task in waits_batch
@@ -26,6 +25,32 @@ _BYTE = np.uint64(0xFF)
 _S1, _S2, _S24, _U5 = np.uint64(1), np.uint64(2), np.uint64(24), np.uint64(5)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def check_row(words, row, lo, hi):
+    """The check of one row: ``(ok, 提 count, 坎 count)`` of the five ``uint32`` words of
+    counts from ``words[row]`` (``row: uint64``, unsigned: no negative-index wraparound, twice
+    as fast). ok: every count in 0..4 and the card total in ``lo..hi``; the counts are only
+    meaningful when ok. Bytewise on a word of four valid counts (0..4): a count is 4 when its
+    bit 2 is set, and 3 when its bits 0 and 1 both are."""
+    s = np.uint64(0)
+    ti = np.uint64(0)
+    kan = np.uint64(0)
+    any_bits = np.uint64(0)
+    ge5 = np.uint64(0)
+    for j in range(5):
+        w = np.uint64(words[row + np.uint64(j)])
+        s += w  # bytes of ≤ 4 each: five words sum to ≤ 20 per byte, no carry
+        ti += (w >> _S2) & _ONES
+        kan += w & (w >> _S1) & _ONES
+        any_bits |= w
+        ge5 |= (w & _LOW7) + _ADD5
+    total = np.int64(((s * _ONES) >> _S24) & _BYTE)
+    # bit 7 of a byte: negative (any_bits) or ≥ 5 (ge5)
+    ok = (((any_bits | ge5) & _HIGH) == 0) & (total >= lo) & (total <= hi)
+    return (ok, np.int64(((ti * _ONES) >> _S24) & _BYTE),
+            np.int64(((kan * _ONES) >> _S24) & _BYTE))
+
+
 @njit(cache=True, parallel=True)
 def check_hands(words, lo, hi, ti_out, kan_out):
     """Check hands and count their 提 (a count of 4) and 坎 (a count of 3) in one pass.
@@ -33,8 +58,7 @@ def check_hands(words, lo, hi, ti_out, kan_out):
     ``words: uint32[5 n]`` is a C-contiguous ``int8[n, 20]`` batch of counts viewed flat as
     ``uint32`` (row ``i`` is ``words[5 i: 5 i + 5]``); ``ti_out``/``kan_out: int64[n]``. Returns
     the first row with a count outside 0..4 or a card total outside ``lo..hi``, or -1 when there
-    is none (the 提 and 坎 of such a row are not meaningful). Bytewise on a word of four valid
-    counts (0..4): a count is 4 when its bit 2 is set, and 3 when its bits 0 and 1 both are.
+    is none (the 提 and 坎 of such a row are not meaningful; ``check_row``).
     """
     n = ti_out.shape[0]
     blocks = (n + CHECK_BLOCK - 1) // CHECK_BLOCK
@@ -42,24 +66,7 @@ def check_hands(words, lo, hi, ti_out, kan_out):
     for b in prange(blocks):
         f = n
         for i in range(b * CHECK_BLOCK, min(n, (b + 1) * CHECK_BLOCK)):
-            row = _U5 * np.uint64(i)  # unsigned: no negative-index wraparound, twice as fast
-            s = np.uint64(0)
-            ti = np.uint64(0)
-            kan = np.uint64(0)
-            any_bits = np.uint64(0)
-            ge5 = np.uint64(0)
-            for j in range(5):
-                w = np.uint64(words[row + np.uint64(j)])
-                s += w  # bytes of ≤ 4 each: five words sum to ≤ 20 per byte, no carry
-                ti += (w >> _S2) & _ONES
-                kan += w & (w >> _S1) & _ONES
-                any_bits |= w
-                ge5 |= (w & _LOW7) + _ADD5
-            total = np.int64(((s * _ONES) >> _S24) & _BYTE)
-            ti_out[i] = np.int64(((ti * _ONES) >> _S24) & _BYTE)
-            kan_out[i] = np.int64(((kan * _ONES) >> _S24) & _BYTE)
-            # bit 7 of a byte: negative (any_bits) or ≥ 5 (ge5)
-            ok = (((any_bits | ge5) & _HIGH) == 0) & (total >= lo) & (total <= hi)
+            ok, ti_out[i], kan_out[i] = check_row(words, _U5 * np.uint64(i), lo, hi)
             f = min(f, n if ok else i)
         first[b] = f
     bad_row = first.min()
@@ -78,29 +85,22 @@ def evaluate_checked(counts, lo, hi, lz, is_dealer, P, huxi_out, instant_out, ti
     RULES.md §6). Returns the first bad row, or -1; bad rows are not evaluated and their outputs
     are not meaningful.
 
-    Each row is read once, for the check and the packing, where the call made three passes
-    before (``check_hands``, the evaluation, the flags)."""
+    One pass where the call made three before (``check_hands``, the evaluation, the flags); the
+    check of a row is ``check_hands``'s (``check_row``). ``counts`` must be C-contiguous and
+    4-byte aligned (``evaluate._as_batch`` makes it so)."""
     n = counts.shape[0]
+    words = counts.reshape(-1).view(np.uint32)  # ``check_row``'s view of the counts
     blocks = (n + EVAL_BLOCK - 1) // EVAL_BLOCK
     first = np.full(max(blocks, 1), n, np.int64)
     for b in prange(blocks):
         free = np.empty(WORK, np.int64)
         f = n
         for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
-            full = 0
-            total = 0
-            out_of_range = False
-            for k in range(20):
-                c = counts[i, k]
-                out_of_range |= np.uint8(c) > 4  # negative counts wrap to ≥ 128
-                total += c
-                full += np.int64(c) << (W * k)
-            if out_of_range or total < lo or total > hi:
+            ok, ti_out[i], kan_out[i] = check_row(words, _U5 * np.uint64(i), lo, hi)
+            if not ok:
                 f = min(f, i)
                 continue
-            _, _, n3, n4 = classes(full)
-            ti_out[i] = popcount(n4)
-            kan_out[i] = popcount(n3)
+            full = pack_hand(counts[i])
             hx = eval_packed(full, -1, 1, 0, 0, P, free)
             code = instant_packed(full, P, is_dealer, lz[i])
             huxi_out[i] = hx
