@@ -90,9 +90,9 @@ def expected_all_pungs(g: Game, out) -> int:
     return 0
 
 
-def check_same_hand(v, key: int, j: int, codes: list[int], S) -> tuple[np.ndarray, np.ndarray]:
+def check_same_hand(v, key: int, j: int, codes: list[int], S) -> tuple:
     """Play deal ``j`` of chunk ``key`` in both engines; assert identical logs, moves and
-    outcomes. Returns the kernel's (moves, out)."""
+    outcomes. Returns the kernel's (moves, out) and the reference's (game, outcome)."""
     deck = ref.shuffled_deck(key, j)
     g = Game(v, deck, policy_objects(codes), key, j)
     o = g.play()
@@ -117,7 +117,7 @@ def check_same_hand(v, key: int, j: int, codes: list[int], S) -> tuple[np.ndarra
     # settlement for settlement: units, 名堂, 翻信, payments (RULES.md §7)
     money = settle(v, hand_result(g, o))
     assert settle_counts(v, *row_result(v, out)) == money, where
-    return moves, out
+    return moves, out, g, o
 
 
 def check_settled_rows(v, rows: list[np.ndarray], games: list) -> None:
@@ -145,11 +145,9 @@ def test_kernel_plays_the_reference_hands(variant, policy, count, scratch):
     codes = seating(policy, v.layout.players)
     rows, games = [], []
     for j in range(count):
-        _, out = check_same_hand(v, KEY, j, codes, scratch)
+        _, out, g, o = check_same_hand(v, KEY, j, codes, scratch)
         rows.append(out.copy())
-    for j in range(count):  # the reference again, for the vectorized settlement of the rows
-        g = Game(v, ref.shuffled_deck(KEY, j), policy_objects(codes), KEY, j)
-        games.append((g, g.play()))
+        games.append((g, o))
     check_settled_rows(v, rows, games)
 
 
@@ -221,7 +219,7 @@ def test_rare_events_agree(variant, scratch):
     dealt = set()
     for j in sorted(js):
         for name in ("random", "greedy"):
-            moves, out = check_same_hand(v, KEY, j, seating(name, seats), scratch)
+            moves, out, _, _ = check_same_hand(v, KEY, j, seating(name, seats), scratch)
             dealt.update(int(a) for a in moves[:, kp.M_ACTION])
             dealt.add(("instant", int(out[kp.O_INSTANT])))
     # the scan did meet the rare paths it is meant to check

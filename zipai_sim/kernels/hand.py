@@ -157,7 +157,7 @@ def solve_free(pk, nf, fours, base, P, work):
 @njit(cache=True, _nrt=False, inline="always")
 def pack_hand(hand):
     """The counts ``hand: int8[20]`` (0..4 each) as one packed int64 (``kernels.packed``)."""
-    full = 0
+    full = np.int64(0)  # not the literal 0: callers would compile a second eval_packed for it
     for k in range(20):
         full += np.int64(hand[k]) << (W * k)
     return full

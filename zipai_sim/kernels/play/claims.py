@@ -325,7 +325,7 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
         s = (d + i) % seats
         if _take_pao(P, hands, melds, ints, moves, s, c, 0):
             return s
-    return _peng_chi_or_pass(P, S, moves, policies, d, c, 0)
+    return _peng_chi_or_pass(P, S, moves, policies, d, c, _I(0))
 
 
 @njit(cache=True, _nrt=False)
@@ -361,4 +361,4 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
         s = (t + i) % seats  # others(t), then t
         if _take_pao(P, hands, melds, ints, moves, s, c, 1):
             return s
-    return _peng_chi_or_pass(P, S, moves, policies, t, c, 1)
+    return _peng_chi_or_pass(P, S, moves, policies, t, c, _I(1))

@@ -113,10 +113,10 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     best = _I(-1)
     i, new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
     if i >= 0 and _pre(pk, nf, fo + f4 + 1):
-        best = eval_hand(hands[s], -1, 1, th - melds[s, i, MD_HUXI] + _pts(P, new, c), fo + 1,
-                         P, work)
+        best = eval_hand(hands[s], _I(-1), _I(1), th - melds[s, i, MD_HUXI] + _pts(P, new, c),
+                         fo + 1, P, work)
     if free_ok and _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
-        best = max(best, eval_hand(hands[s], c, own, th, fo, P, work))
+        best = max(best, eval_hand(hands[s], _I(c), _I(own), th, fo, P, work))
     return best
 
 
@@ -272,7 +272,7 @@ def _deal_candidate(P, hands, work, s, lz):
                 locked += _pts(P, MELD_KAN, k)
         return locked, _I(shape)
     if s == 0:
-        hx = eval_hand(hands[0], -1, 1, 0, 0, P, work)
+        hx = eval_hand(hands[0], _I(-1), _I(1), _I(0), _I(0), P, work)
         if is_win(hx, P):
             return _I(hx), _I(0)
     return _I(-1), _I(0)
@@ -336,7 +336,7 @@ def _deal_wins(P, S, deck, moves, out, policies):
         return True
     if P[p.DIHU_LIANGZHANG] == 1:
         for s in range(1, seats):
-            hx = eval_hand(hands[s], lz, 0, 0, 0, P, work)
+            hx = eval_hand(hands[s], _I(lz), _I(0), _I(0), _I(0), P, work)
             if is_win(hx, P):
                 _win(P, S, deck, moves, out, _I(s), _I(HOW_DRAWN), lz, _I(hx), _I(-1), _I(F_DIHU),
                      _I(0))
