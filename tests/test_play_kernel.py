@@ -21,7 +21,7 @@ from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.chi import chi_options_py, chi_possible, pack_hand
 from zipai_sim.play.balance import row_result, settle_outcomes
 from zipai_sim.play.chi import chi_options
-from zipai_sim.play.engine import Game, four_from
+from zipai_sim.play.engine import Game, Outcome, four_from
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
 from zipai_sim.play.trace import hand_result
 from zipai_sim.settle import settle, settle_counts
@@ -90,7 +90,8 @@ def expected_all_pungs(g: Game, out) -> int:
     return 0
 
 
-def check_same_hand(v, key: int, j: int, codes: list[int], S) -> tuple:
+def check_same_hand(v, key: int, j: int, codes: list[int],
+                    S) -> tuple[np.ndarray, np.ndarray, Game, Outcome]:
     """Play deal ``j`` of chunk ``key`` in both engines; assert identical logs, moves and
     outcomes. Returns the kernel's (moves, out) and the reference's (game, outcome)."""
     deck = ref.shuffled_deck(key, j)
