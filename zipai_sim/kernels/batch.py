@@ -9,8 +9,8 @@ hands and counts its 提 and 坎, one that also evaluates each row as an opening
 import numpy as np
 from numba import njit, prange
 
-from .hand import WORK, eval_packed, instant_packed, is_win, pack_hand, waits
-from .opening import EVAL_BLOCK
+from .hand import WORK, is_win, waits
+from .opening import EVAL_BLOCK, evaluate_row
 
 CHECK_BLOCK = 16384  # rows per parallel task in check_hands
 WAITS_BLOCK = 256  # rows per parallel task in waits_batch
@@ -78,12 +78,12 @@ def evaluate_checked(counts, lo, hi, lz, is_dealer, P, huxi_out, instant_out, ti
                      complete_out, win_out):
     """``zipai_sim.evaluate_opening`` in one pass over ``counts: int8[n, 20]``: each row is
     checked (counts 0..4, card total in ``lo..hi``), its 提 and 坎 counted (``ti_out``,
-    ``kan_out: int8[n]``), and evaluated as ``opening.evaluate_batch`` evaluates it (best 胡息
-    ``huxi_out: int64[n]``, -1 if not complete; instant code ``instant_out: int8[n]``; 亮张
-    ``lz: int64[n]``, -1 unknown), with ``complete_out`` and ``win_out`` (bool[n]: an instant
-    win, or complete with 胡息 that wins, ``hand.is_win``: the threshold, 飘胡 where allowed;
-    RULES.md §6). Returns the first bad row, or -1; bad rows are not evaluated and their outputs
-    are not meaningful.
+    ``kan_out: int8[n]``), and evaluated as ``opening.evaluate_batch`` evaluates it
+    (``opening.evaluate_row``: best 胡息 ``huxi_out: int64[n]``, -1 if not complete; instant
+    code ``instant_out: int8[n]``; 亮张 ``lz: int64[n]``, -1 unknown), with ``complete_out``
+    and ``win_out`` (bool[n]: an instant win, or complete with 胡息 that wins, ``hand.is_win``:
+    the threshold, 飘胡 where allowed; RULES.md §6). Returns the first bad row, or -1; bad rows
+    are not evaluated and their outputs are not meaningful.
 
     One pass where the call made three before (``check_hands``, the evaluation, the flags); the
     check of a row is ``check_hands``'s (``check_row``). ``counts`` must be C-contiguous and
@@ -100,9 +100,7 @@ def evaluate_checked(counts, lo, hi, lz, is_dealer, P, huxi_out, instant_out, ti
             if not ok:
                 f = min(f, i)
                 continue
-            full = pack_hand(counts[i])
-            hx = eval_packed(full, -1, 1, 0, 0, P, free)
-            code = instant_packed(full, P, is_dealer, lz[i])
+            hx, code = evaluate_row(counts[i], lz[i], is_dealer, P, free)
             huxi_out[i] = hx
             instant_out[i] = code
             complete_out[i] = hx >= 0
