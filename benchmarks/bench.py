@@ -26,9 +26,9 @@ import zipai_sim as zs
 from zipai_sim import params as zp
 from zipai_sim import reference as ref
 from zipai_sim.chunks import chunk_keys, chunk_sizes, n_chunks
+from zipai_sim.kernels import batch as kbatch
 from zipai_sim.kernels import deal as kdeal
 from zipai_sim.kernels import hand as khand
-from zipai_sim.kernels import opening as kopen
 from zipai_sim.kernels import packed as kpacked
 
 HERE = Path(__file__).resolve().parent
@@ -210,10 +210,10 @@ def search_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
     """``evaluate_batch`` as it was before the free-card tables: the same loop, the best 胡息
     from the depth-first search ``hand.free_best`` (the baseline row of issue 8)."""
     n = counts.shape[0]
-    blocks = (n + kopen.EVAL_BLOCK - 1) // kopen.EVAL_BLOCK
+    blocks = (n + kbatch.EVAL_BLOCK - 1) // kbatch.EVAL_BLOCK
     for b in numba.prange(blocks):
         work = np.empty(khand.WORK, np.int64)
-        for i in range(b * kopen.EVAL_BLOCK, min(n, (b + 1) * kopen.EVAL_BLOCK)):
+        for i in range(b * kbatch.EVAL_BLOCK, min(n, (b + 1) * kbatch.EVAL_BLOCK)):
             h = counts[i]
             locked = 0
             fours = 0
@@ -254,7 +254,7 @@ def bench_evaluate(b: Bench, sz: dict, P: tuple) -> None:
     pool = np.ascontiguousarray(zs.deal(sz["pool"], VARIANT, SEED).hands[:, 0])
     lz, huxi, inst = np.full(n, -1, np.int64), np.empty(n, np.int64), np.empty(n, np.int8)
     ph = np.empty(len(pool), np.int64)
-    kopen.evaluate_batch(pool, np.full(len(pool), -1, np.int64), 1, P, ph,
+    kbatch.evaluate_batch(pool, np.full(len(pool), -1, np.int64), 1, P, ph,
                          np.empty(len(pool), np.int8))
     complete = pool[ph >= 0]
     print(f"  ({len(complete)} complete hands among {len(pool):,} random dealer hands, "
@@ -263,7 +263,7 @@ def bench_evaluate(b: Bench, sz: dict, P: tuple) -> None:
     per_core = f"≥ {EVAL_TARGET_PER_CORE / 1e6:g} M/s per core"
     for t in THREADS:
         b.time("evaluate_batch, random dealer hands", n,
-               lambda: kopen.evaluate_batch(rand, lz, 1, P, huxi, inst), t,
+               lambda: kbatch.evaluate_batch(rand, lz, 1, P, huxi, inst), t,
                ref_item="reference.best, random dealer hands",
                target=EVAL_TARGET_PER_CORE * t, target_text=per_core)
     base_huxi, base_inst = np.empty(n, np.int64), np.empty(n, np.int8)
@@ -272,7 +272,7 @@ def bench_evaluate(b: Bench, sz: dict, P: tuple) -> None:
         b.time(SEARCH_ROW, n, lambda: search_batch(tiled, lz, 1, P, base_huxi, base_inst), t,
                ref_item="reference.best, complete dealer hands")
         b.time("evaluate_batch, complete dealer hands", n,
-               lambda: kopen.evaluate_batch(tiled, lz, 1, P, huxi, inst), t,
+               lambda: kbatch.evaluate_batch(tiled, lz, 1, P, huxi, inst), t,
                ref_item="reference.best, complete dealer hands", kernel_item=SEARCH_ROW,
                target_ratio=COMPLETE_RATIO,
                target_text=f"≥ {COMPLETE_RATIO:g}× the search per core")
@@ -284,7 +284,7 @@ def bench_evaluate(b: Bench, sz: dict, P: tuple) -> None:
     m_lz, m_huxi, m_inst = np.full(na, -1, np.int64), np.empty(na, np.int64), np.empty(na, np.int8)
     kernel_row = f"evaluate_batch, {na:,} random dealer hands"
     for t in THREADS:
-        b.time(kernel_row, na, lambda: kopen.evaluate_batch(many, m_lz, 1, P, m_huxi, m_inst), t)
+        b.time(kernel_row, na, lambda: kbatch.evaluate_batch(many, m_lz, 1, P, m_huxi, m_inst), t)
         b.time(f"zs.evaluate_opening, {na:,} random dealer hands", na,
                lambda: zs.evaluate_opening(many, VARIANT), t, kernel_item=kernel_row,
                target_ratio=API_EVAL_RATIO, target_text=f"≥ {API_EVAL_RATIO:g} of kernel")

@@ -7,8 +7,8 @@ import sys
 def test_import_compiles_no_kernel():
     code = (
         "import zipai_sim\n"
-        "from zipai_sim.kernels import deal, hand, opening\n"
-        "ks = [deal.deal_chunks, hand.eval_hand, opening.analyze_chunks, opening.evaluate_batch]\n"
+        "from zipai_sim.kernels import batch, deal, hand, opening\n"
+        "ks = [deal.deal_chunks, hand.eval_hand, opening.analyze_chunks, batch.evaluate_batch]\n"
         "print(sum(len(k.signatures) for k in ks))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -16,9 +16,9 @@ def test_import_compiles_no_kernel():
 
 
 def test_kernels_are_cached_on_disk():
-    from zipai_sim.kernels import deal, hand, opening
+    from zipai_sim.kernels import batch, deal, hand, opening
 
-    for k in (deal.deal_chunks, hand.eval_hand, opening.analyze_chunks, opening.evaluate_batch):
+    for k in (deal.deal_chunks, hand.eval_hand, opening.analyze_chunks, batch.evaluate_batch):
         assert type(k._cache).__name__ == "FunctionCache"  # cache=True (NullCache otherwise)
 
 

@@ -1,6 +1,6 @@
 """Batch kernels behind the public API (``zipai_sim.evaluate``): one pass that checks a batch of
-hands and counts its 提 and 坎, one that also evaluates each row as an opening hand, and 听
-(waits) of every row.
+hands and counts its 提 and 坎, the opening evaluation of every row (``evaluate_batch``), one
+pass that does both, and 听 (waits) of every row.
 
 ``check_hands`` finds that a row is wrong, not what is wrong: the caller then runs the slow checks
 (``zipai_sim.cards.validate_counts``) to word the error.
@@ -9,8 +9,7 @@ hands and counts its 提 and 坎, one that also evaluates each row as an opening
 import numpy as np
 from numba import njit, prange
 
-from .hand import WORK, is_win, waits
-from .opening import EVAL_BLOCK, evaluate_row
+from .hand import WORK, eval_packed, instant_packed, is_win, pack_hand, waits
 
 CHECK_BLOCK = 16384  # rows per parallel task in check_hands
 WAITS_BLOCK = 256  # rows per parallel task in waits_batch
@@ -73,13 +72,39 @@ def check_hands(words, lo, hi, ti_out, kan_out):
     return -1 if bad_row >= n else bad_row
 
 
+EVAL_BLOCK = 4096  # rows per parallel task in evaluate_batch: one scratch allocation each
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def evaluate_row(row, lz, is_dealer, P, free):
+    """Opening evaluation of one hand ``row: int8[20]`` (counts 0..4) with 亮张 ``lz`` (-1
+    unknown): ``(best 胡息 or -1 if not complete, instant shape code)``, from the row packed
+    once (``hand.eval_packed``, ``hand.instant_packed``; RULES.md §3, §4, §6). ``free``:
+    ``int64[WORK]`` scratch."""
+    full = pack_hand(row)
+    return eval_packed(full, -1, 1, 0, 0, P, free), instant_packed(full, P, is_dealer, lz)
+
+
+@njit(cache=True, parallel=True)
+def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
+    """Opening evaluation of ``counts: int8[n, 20]`` (counts 0..4, checked by the caller) with
+    亮张 ``lz: int64[n]`` (-1 unknown): best 胡息 (-1 if not complete) and instant shape code
+    per row, as ``eval_hand`` and ``instant_shape`` give them (``evaluate_row``)."""
+    n = counts.shape[0]
+    blocks = (n + EVAL_BLOCK - 1) // EVAL_BLOCK
+    for b in prange(blocks):
+        free = np.empty(WORK, np.int64)
+        for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
+            huxi_out[i], instant_out[i] = evaluate_row(counts[i], lz[i], is_dealer, P, free)
+
+
 @njit(cache=True, parallel=True)
 def evaluate_checked(counts, lo, hi, lz, is_dealer, P, huxi_out, instant_out, ti_out, kan_out,
                      complete_out, win_out):
     """``zipai_sim.evaluate_opening`` in one pass over ``counts: int8[n, 20]``: each row is
     checked (counts 0..4, card total in ``lo..hi``), its 提 and 坎 counted (``ti_out``,
-    ``kan_out: int8[n]``), and evaluated as ``opening.evaluate_batch`` evaluates it
-    (``opening.evaluate_row``: best 胡息 ``huxi_out: int64[n]``, -1 if not complete; instant
+    ``kan_out: int8[n]``), and evaluated as ``evaluate_batch`` evaluates it
+    (``evaluate_row``: best 胡息 ``huxi_out: int64[n]``, -1 if not complete; instant
     code ``instant_out: int8[n]``; 亮张 ``lz: int64[n]``, -1 unknown), with ``complete_out``
     and ``win_out`` (bool[n]: an instant win, or complete with 胡息 that wins, ``hand.is_win``:
     the threshold, 飘胡 where allowed; RULES.md §6). Returns the first bad row, or -1; bad rows

@@ -26,10 +26,8 @@ from .hand import (
     eval_packed,
     group_points,
     instant_code,
-    instant_packed,
     is_win,
     locked_points,
-    pack_hand,
     peng_points,
 )
 from .packed import (
@@ -446,32 +444,6 @@ def start_threads(n):
     for i in prange(n):
         out[i] = i
     return out.sum()
-
-
-EVAL_BLOCK = 4096  # rows per parallel task in evaluate_batch: one scratch allocation each
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def evaluate_row(row, lz, is_dealer, P, free):
-    """Opening evaluation of one hand ``row: int8[20]`` (counts 0..4) with 亮张 ``lz`` (-1
-    unknown): ``(best 胡息 or -1 if not complete, instant shape code)``, from the row packed
-    once (``hand.eval_packed``, ``hand.instant_packed``; RULES.md §3, §4, §6). ``free``:
-    ``int64[WORK]`` scratch."""
-    full = pack_hand(row)
-    return eval_packed(full, -1, 1, 0, 0, P, free), instant_packed(full, P, is_dealer, lz)
-
-
-@njit(cache=True, parallel=True)
-def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
-    """Opening evaluation of ``counts: int8[n, 20]`` (counts 0..4, checked by the caller) with
-    亮张 ``lz: int64[n]`` (-1 unknown): best 胡息 (-1 if not complete) and instant shape code
-    per row, as ``eval_hand`` and ``instant_shape`` give them (``evaluate_row``)."""
-    n = counts.shape[0]
-    blocks = (n + EVAL_BLOCK - 1) // EVAL_BLOCK
-    for b in prange(blocks):
-        free = np.empty(WORK, np.int64)
-        for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
-            huxi_out[i], instant_out[i] = evaluate_row(counts[i], lz[i], is_dealer, P, free)
 
 
 @njit(cache=True)
