@@ -383,6 +383,12 @@ def bench_play(b: Bench, sz: dict, P: tuple) -> None:
                        target_text=f"≥ {target:,} hands/s on 2 threads" if target else "",
                        greedy_item=(f"play_chunks greedy ({key})"
                                     if policy in ("lookahead", "rollout") else None))
+    n = sz["play_greedy"]
+    zs.simulate_hands(VARIANT, n, SEED, threads=1, progress=False)  # compile, untimed
+    for t in THREADS:  # the public call: the same play kernel, every hand settled and summed
+        b.time(f"zs.simulate_hands greedy ({VARIANT}), settled", n,
+               lambda t=t: zs.simulate_hands(VARIANT, n, SEED, threads=t, progress=False), t,
+               kernel_item=f"play_chunks greedy ({VARIANT})")
     v = zs.load_variant(VARIANT)
     key = int(chunk_keys(SEED, 0, 1)[0])
     for policy in ("greedy", "random"):

@@ -172,7 +172,7 @@ def test_equal_points_both_win_and_the_third_pays_each():
     moves, row = kernel("guangxi-dazipai", deck)
     assert moves == g.moves
     assert (row[kp.O_NCO], row[kp.O_CO + kp.CO_SEAT], row[kp.O_CO + kp.CO_INSTANT]) == (1, 1, 1)
-    from zipai_sim.play.balance import settle_outcomes
+    from zipai_sim.play.payoffs import settle_outcomes
     pay, _ = settle_outcomes(zs.load_variant("guangxi-dazipai"), row[None, :])
     assert pay.tolist() == [[27, 27, -54]]
 

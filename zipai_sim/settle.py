@@ -433,7 +433,7 @@ def settle_rows(variant: Variant | str | os.PathLike[str], rows: np.ndarray,
     Each distinct row is settled once by the same code as `settle` (hands repeat a lot: 胡息,
     red count and flags take few values), so this is exact and fast for millions of hands. A
     row holds one winner: a shared win at the deal (``HandResult.cowinners``) is settled with
-    `settle_counts` (``play.balance.settle_outcomes`` does so for kernel rows).
+    `settle_counts` (``play.payoffs.settle_outcomes`` does so for kernel rows).
 
     >>> rows = np.array([[1, 2, 2, 18, 9, 12, 9, 0, 0, 0, 0, 0],   # seat 1: 18 胡 on 2's discard
     ...                  [-1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0]])  # 荒庄
@@ -444,20 +444,23 @@ def settle_rows(variant: Variant | str | os.PathLike[str], rows: np.ndarray,
     v = load_variant(variant)
     rows = np.asarray(rows, dtype=np.int64)
     uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-    width = v.layout.players + (1 if v.layout.sitter else 0)
-    pay = np.zeros((len(uniq), width), np.int64)
-    units = np.zeros((len(uniq), 2), np.int64)
-    for i, row in enumerate(uniq):
-        f = dict(zip(ROW_FIELDS, (int(x) for x in row)))
-        if f["winner"] < 0:
-            res = settle(v, HandResult(seats=v.layout.players, dealer=dealer, winner=-1))
+    n = v.layout.players
+    pay, units = [], []
+    huang = None
+    for f in uniq.tolist():  # Python ints, one list a row, in ROW_FIELDS order
+        winner, how, payer, huxi, reds, bigs, smalls, all_pungs, tianhu, dihu, haidi, fx = f
+        if winner < 0:
+            huang = huang or settle(v, HandResult(seats=n, dealer=dealer, winner=-1))
+            res = huang
         else:
-            r = HandResult(seats=v.layout.players, dealer=dealer, winner=f["winner"],
-                           huxi=f["huxi"], how=HOWS[f["how"] - 1], payer=f["payer"],
-                           all_pungs=bool(f["all_pungs"]), tianhu=bool(f["tianhu"]),
-                           dihu=bool(f["dihu"]), haidi=bool(f["haidi"]), fanxing=f["fanxing"])
-            res = _settle_win(v, r, f["reds"], f["bigs"], f["smalls"])
-        pay[i] = res.payments
-        units[i] = (res.units, res.fanxing_units)
+            r = HandResult(seats=n, dealer=dealer, winner=winner, huxi=huxi, how=HOWS[how - 1],
+                           payer=payer, all_pungs=bool(all_pungs), tianhu=bool(tianhu),
+                           dihu=bool(dihu), haidi=bool(haidi), fanxing=fx)
+            res = _settle_win(v, r, reds, bigs, smalls)
+        pay.append(res.payments)
+        units.append((res.units, res.fanxing_units))
+    width = n + (1 if v.layout.sitter else 0)
+    pay_u = np.array(pay, np.int64).reshape(len(uniq), width)
+    units_u = np.array(units, np.int64).reshape(len(uniq), 2)
     inverse = inverse.reshape(-1)
-    return pay[inverse], units[inverse]
+    return pay_u[inverse], units_u[inverse]

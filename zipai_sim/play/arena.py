@@ -144,9 +144,9 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
                 rk: int = DEFAULT_K) -> tuple:
     """``(work, add, state)`` of one variant's arena (``runs.run_parts``): per batch of chunks,
     ``seats + 1`` calls of ``play_chunks`` on the same chunk keys, settled with
-    ``balance.settle_outcomes`` and tallied in chunk order."""
+    ``payoffs.settle_outcomes`` (one ``OutcomeCache`` a part) and tallied in chunk order."""
     from ..kernels import play as kp
-    from .balance import settle_outcomes
+    from .payoffs import OutcomeCache, settle_outcomes
 
     seats = v.layout.players
     code_c = KERNEL_POLICIES[challenger]
@@ -154,6 +154,7 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
     games = [np.full(seats, code_b, np.int64) for _ in range(seats + 1)]
     for s in range(seats):  # game s: the challenger in seat s; game `seats`: all baseline
         games[s][s] = code_c
+    cache = OutcomeCache(v)
 
     def work(first: int, k: int) -> _Tally:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(decks, cs, first, k)
@@ -168,10 +169,10 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
             won_c = np.zeros(size, np.int64)
             for s in range(seats):
                 rows = outs[s][c, :size]
-                own += settle_outcomes(v, rows)[0][:, s]
+                own += settle_outcomes(v, rows, cache)[0][:, s]
                 won_c += _won(rows, seats)[:, s]
             rows = outs[seats][c, :size]
-            base = settle_outcomes(v, rows)[0][:, :seats].sum(axis=1)
+            base = settle_outcomes(v, rows, cache)[0][:, :seats].sum(axis=1)
             tally.add(own, base, won_c, _won(rows, seats).sum(axis=1))
         return tally
 

@@ -25,12 +25,13 @@ from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chun
 from ..reference import shuffled_deck
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
 from ..runs import cons_list, run_parts
-from ..settle import HOWS, CoWinner, HandResult, settle, settle_counts, settle_rows
+from ..settle import settle
 from ..stats import mean_se, wilson
 from ..variants import Variant, load_variant
 from . import POLICY_NAMES
 from .balance_rows import _outcome_row, _rows_frame, _sample_block
 from .engine import Game
+from .payoffs import OutcomeCache, settle_outcomes
 from .policies import POLICIES, as_policy, is_named
 from .record import kernel_records, reference_hook
 from .trace import hand_result
@@ -99,33 +100,6 @@ class _Sums:
         self.win_units += money.units + money.fanxing_units
 
 
-def row_result(v: Variant, row: np.ndarray, streak: int = 0) -> tuple[HandResult, int, int,
-                                                                       int]:
-    """A kernel outcome row (``kernels.play`` O_* columns, the dealer at seat 0) as the input
-    of ``settle.settle_counts``: ``(HandResult, reds, bigs, smalls)`` of the (first) winner,
-    the other winners of a shared win at the deal in ``cowinners``."""
-    from ..kernels import play as kp
-
-    w = int(row[kp.O_WINNER])
-    n = v.layout.players
-    if w < 0:
-        return HandResult(seats=n, dealer=0, winner=-1, huangzhuang_streak=streak), 0, 0, 0
-    co = []
-    for q in range(int(row[kp.O_NCO])):
-        b = kp.O_CO + q * kp.CO_COLS
-        co.append(CoWinner(int(row[b + kp.CO_SEAT]), int(row[b + kp.CO_RED]),
-                           int(row[b + kp.CO_BIG]),
-                           int(row[b + kp.CO_TOTAL] - row[b + kp.CO_BIG]),
-                           bool(row[b + kp.CO_ALL_PUNGS]), int(row[b + kp.CO_FANXING])))
-    r = HandResult(seats=n, dealer=0, winner=w, huxi=int(row[kp.O_HUXI]),
-                   how=HOWS[int(row[kp.O_HOW]) - 1], payer=int(row[kp.O_PAYER]),
-                   all_pungs=bool(row[kp.O_ALL_PUNGS]), tianhu=bool(row[kp.O_TIANHU]),
-                   dihu=bool(row[kp.O_DIHU]), haidi=bool(row[kp.O_HAIDI]),
-                   fanxing=int(row[kp.O_FANXING]), huangzhuang_streak=streak,
-                   cowinners=tuple(co))
-    return r, int(row[kp.O_RED]), int(row[kp.O_BIG]), int(row[kp.O_TOTAL] - row[kp.O_BIG])
-
-
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
                 keep: int = 0, on_hand=None, rk: int = 32) -> np.ndarray | None:
     """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
@@ -148,30 +122,8 @@ def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sum
             np.int64), np.array([u for _, _, u in kept], np.int64))
 
 
-def settle_outcomes(v: Variant, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Settle kernel outcome rows ``int64[n, N_OUT]`` (``kernels.play`` O_* columns, the dealer
-    at seat 0) with ``settle_rows`` (RULES.md §7); returns ``(payments int64[n, seats (+
-    sitter)], units int64[n, 2])`` (units: the winner's amount and its 翻信 part)."""
-    from ..kernels import play as kp
-
-    if len(rows) == 0:
-        return np.zeros((0, 0), np.int64), np.zeros((0, 2), np.int64)
-    win = rows[:, kp.O_WINNER]
-    keys = np.stack([win, rows[:, kp.O_HOW], rows[:, kp.O_PAYER], rows[:, kp.O_HUXI],
-                     rows[:, kp.O_RED], rows[:, kp.O_BIG], rows[:, kp.O_TOTAL] - rows[:, kp.O_BIG],
-                     rows[:, kp.O_ALL_PUNGS], rows[:, kp.O_TIANHU], rows[:, kp.O_DIHU],
-                     rows[:, kp.O_HAIDI], rows[:, kp.O_FANXING]], axis=1)
-    keys[win < 0] = 0
-    keys[win < 0, 0] = -1
-    keys[win < 0, 2] = -1
-    pay, units = settle_rows(v, keys)
-    for i in np.flatnonzero(rows[:, kp.O_NCO] > 0):  # shared wins at the deal: rare
-        money = settle_counts(v, *row_result(v, rows[i]))
-        pay[i], units[i] = money.payments, (money.units, money.fanxing_units)
-    return pay, units
-
-
-def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np.ndarray]:
+def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums,
+              cache: OutcomeCache | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Settle kernel outcome rows and add them to ``sums``; returns ``settle_outcomes``."""
     from ..kernels import play as kp
 
@@ -179,7 +131,7 @@ def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums) -> tuple[np.ndarray, np
     if n == 0:
         return np.zeros((0, 0), np.int64), np.zeros((0, 2), np.int64)
     win = rows[:, kp.O_WINNER]
-    pay_all, units = settle_outcomes(v, rows)
+    pay_all, units = settle_outcomes(v, rows, cache)
     pay = pay_all[:, : sums.seats].astype(np.float64)
     sums.n += n
     sums.score += pay.sum(axis=0)
@@ -425,6 +377,7 @@ def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
 
     codes = np.array([POLICY_NAMES.index(x) for x in pols], np.int64)
     seats = v.layout.players
+    cache = OutcomeCache(v)  # chunks repeat outcomes: each distinct one settled once a run
 
     def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
@@ -432,7 +385,7 @@ def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
         play_chunks(v, keys, sizes, codes, out, rk)
         sums, blocks = _Sums(seats), []
         for c in range(k):  # chunk order: sums are exact and thread-independent
-            pay, units = _add_rows(v, out[c, : sizes[c]], sums)
+            pay, units = _add_rows(v, out[c, : sizes[c]], sums, cache)
             if keep and sizes[c]:
                 j = min(keep, int(sizes[c]))
                 blocks.append(_sample_block(first + c, cs, out[c, :j], pay[:j], units[:j]))

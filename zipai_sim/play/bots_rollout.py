@@ -160,8 +160,8 @@ class RolloutPolicy:
         return counts[seat] - 1
 
     def _best(self, game: Game, seat: int, kind: int, card: int, cands: list[int]) -> int:
-        from .balance import settle_outcomes
         from .balance_rows import _outcome_row
+        from .payoffs import settle_outcomes
 
         nr = self._counted(game, seat)
         if nr is None:

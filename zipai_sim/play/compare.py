@@ -38,7 +38,8 @@ from ..report import DEFAULT_SEED, Report, ReportFrame, diff_text, header, sig
 from ..runs import run_batches
 from ..variants import Variant, load_variant
 from .arena import _won
-from .balance import DEFAULT_HAND_CHUNK, settle_outcomes
+from .balance import DEFAULT_HAND_CHUNK
+from .payoffs import OutcomeCache, settle_outcomes
 from .rollout import play_chunks
 
 #: hand-level 0/1 metrics after the per-seat ones, in table order
@@ -51,12 +52,13 @@ def metric_names(seats: int) -> list[str]:
             + list(SHARES) + ["draws"])
 
 
-def _metrics(v: Variant, rows: np.ndarray) -> np.ndarray:
-    """``int64[k, n_metrics]``: the per-hand metrics of kernel outcome rows ``int64[k, N_OUT]``."""
+def _metrics(v: Variant, rows: np.ndarray, cache: OutcomeCache | None = None) -> np.ndarray:
+    """``int64[k, n_metrics]``: the per-hand metrics of kernel outcome rows ``int64[k, N_OUT]``
+    (``cache``: ``settle_outcomes``')."""
     from ..kernels import play as kp
 
     seats = v.layout.players
-    pay = settle_outcomes(v, rows)[0][:, :seats]
+    pay = settle_outcomes(v, rows, cache)[0][:, :seats]
     won = _won(rows, seats).astype(np.int64)
     how = rows[:, kp.O_HOW]
     extra = np.stack([rows[:, kp.O_WINNER] < 0, how == kp.HOW_ZIMO, how == kp.HOW_FANGPAO,
@@ -142,6 +144,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     pols = [policies] * seats if isinstance(policies, str) else list(policies)
     th = _check_threads(threads)
     names = metric_names(seats)
+    caches = [OutcomeCache(v) for v in vs]
 
     def work(first: int, k: int) -> _Paired:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
@@ -152,7 +155,8 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
             outs.append(out)
         t = _Paired(len(vs), len(names))
         for c in range(k):  # chunk order; integer sums: exact, thread-independent
-            ms = [_metrics(v, out[c, : sizes[c]]) for v, out in zip(vs, outs)]
+            ms = [_metrics(v, out[c, : sizes[c]], cache)
+                  for v, out, cache in zip(vs, outs, caches)]
             t.n += int(sizes[c])
             for r, m in enumerate(ms):
                 t.total[r] += m.sum(axis=0)

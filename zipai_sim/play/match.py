@@ -140,7 +140,7 @@ def _hand(v: Variant, key: int, h: int, pols: list, engine: str,
         r = hand_result(game, out)
         return (r, *card_counts(r.cards if r.winner >= 0 else [0] * 20), out.draws)
     from ..kernels import play as kp
-    from .balance import row_result
+    from .payoffs import row_result
 
     codes = [POLICY_NAMES.index(x) for x in pols]
     _, o = play_one(v, _deck(key, h, scratch[1]), codes, key, h, scratch[0])

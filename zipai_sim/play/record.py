@@ -271,7 +271,7 @@ def record_from_kernel(v: Variant, deck: Sequence[int], moves, out, *, seed: int
     moves to the deal (``apply_moves``), the settlement by ``settle_counts`` of the row."""
     from ..kernels import play as kp
     from ..settle import settle_counts
-    from .balance import row_result
+    from .payoffs import row_result
 
     tuples = [t for t in map(kp.move_tuple, moves) if t is not None]
     wins = {}

@@ -25,7 +25,7 @@ import numpy as np
 from ..kernels import play as kp
 from ..kernels.deal import DECK
 from ..kernels.play import rollout as kr
-from .balance import settle_outcomes
+from .payoffs import OutcomeCache, settle_outcomes
 
 DEFAULT_K = 32  # worlds per candidate answer
 GROUP = 512  # hands played together in rounds (memory: ≈ GROUP × candidates × K outcome rows)
@@ -38,38 +38,11 @@ def check_k(k: object) -> int:
     return int(k)
 
 
-# the outcome columns settlement reads (``balance.settle_outcomes``), each with its bit width
-# in a packed key: values outside [lo, lo + 2**bits) fall back to settling every row
-_FIELDS = ((kp.O_WINNER, -1, 3), (kp.O_HOW, 0, 2), (kp.O_PAYER, -1, 3), (kp.O_HUXI, 0, 10),
-           (kp.O_RED, 0, 6), (kp.O_BIG, 0, 6), (kp.O_TOTAL, 0, 6), (kp.O_ALL_PUNGS, 0, 1),
-           (kp.O_TIANHU, 0, 1), (kp.O_DIHU, 0, 1), (kp.O_HAIDI, 0, 1), (kp.O_FANXING, 0, 8))
-
-
-class _Payoffs:
-    """Each seat's payment for kernel outcome rows without co-winners (a playout never has
-    any), each distinct outcome settled once (``balance.settle_outcomes``) and remembered."""
-
-    def __init__(self, v):
-        self.v = v
-        self.known: dict[int, np.ndarray] = {}
-
-    def __call__(self, rows: np.ndarray) -> np.ndarray:
-        key = np.zeros(len(rows), np.int64)
-        shift = 0
-        for col, lo, bits in _FIELDS:
-            x = rows[:, col] - lo
-            if len(x) and (x.min() < 0 or x.max() >= 1 << bits):
-                return settle_outcomes(self.v, rows)[0]
-            key |= x << shift
-            shift += bits
-        uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        new = [i for i, u in enumerate(uniq.tolist()) if u not in self.known]
-        if new:
-            pay = settle_outcomes(self.v, rows[first[new]])[0]
-            for i, p in zip(new, pay):
-                self.known[int(uniq[i])] = p
-        table = np.stack([self.known[u] for u in uniq.tolist()])
-        return table[inverse.reshape(-1)]
+def _payoff(v):
+    """Each seat's payment for kernel outcome rows, each distinct outcome settled once a call
+    of ``play_rollout`` (``payoffs.OutcomeCache``)."""
+    cache = OutcomeCache(v)
+    return lambda rows: settle_outcomes(v, rows, cache)[0]
 
 
 def _snaps(m: int) -> tuple[np.ndarray, ...]:
@@ -142,7 +115,7 @@ def play_rollout(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out:
     hk = np.repeat(np.asarray(keys, np.uint64), sizes)
     hc = np.repeat(np.arange(len(sizes)), sizes)
     hj = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else hc
-    payoff = _Payoffs(v)
+    payoff = _payoff(v)
     codes = np.asarray(codes, np.int64)
     for a in range(0, len(hk), GROUP):
         b = min(a + GROUP, len(hk))
@@ -164,7 +137,7 @@ def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
     deck = np.asarray(deck, np.int8).reshape(1, DECK)
     keys, js = np.array([key], np.uint64), np.array([j], np.int64)
     out = np.zeros((1, kp.N_OUT), np.int64)
-    answers, n_answers = _group(v, deck, keys, js, codes, k, _Payoffs(v), out)
+    answers, n_answers = _group(v, deck, keys, js, codes, k, _payoff(v), out)
     S = kp.new_scratch() if scratch is None else scratch
     moves = np.empty((kp.MAX_MOVES, kp.MOVE_COLS), np.int64)
     row = np.empty(kp.N_OUT, np.int64)

@@ -3,7 +3,7 @@ seat and by what the seat was dealt (RULES.md §3, §4, §6, §7, §9).
 
 ``opening_records`` plays ``n`` hands with the numba play kernel (``kernels.play.play_chunks``,
 the decks ``simulate_hands`` plays for the same seed and chunk size), settles them
-(``play.balance.settle_outcomes``) and computes each seat's opening features from the same decks
+(``play.payoffs.settle_outcomes``) and computes each seat's opening features from the same decks
 (``kernels.features``). ``opening_table`` and ``tenpai_table`` group those records.
 """
 
@@ -21,7 +21,8 @@ import polars as pl
 from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from ..kernels import features as kf
 from ..play import POLICY_NAMES
-from ..play.balance import DEFAULT_HAND_CHUNK, settle_outcomes
+from ..play.balance import DEFAULT_HAND_CHUNK
+from ..play.payoffs import settle_outcomes
 from ..play.rollout import play_chunks
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
 from ..runs import cons_list, run_parts
