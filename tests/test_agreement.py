@@ -146,7 +146,7 @@ def test_check_hands_agrees_with_numpy():
         assert (kan[ok] == (c[ok] == 3).sum(axis=1)).all()
         # the one-pass check inside evaluate_opening's kernel refuses the same first row
         out = [np.empty(5000, t) for t in (np.int64, np.int8, np.int8, np.int8, bool, bool)]
-        first = kbatch.evaluate_checked(c, lo, hi, np.full(5000, -1, np.int64), 1, P81, *out)
+        first = kbatch.evaluate_checked(c, lo, hi, -1, 1, P81, *out)
         assert first == (np.flatnonzero(~ok)[0] if (~ok).any() else -1)
         head = slice(0, first if first >= 0 else 5000)  # rows before the refusal are evaluated
         assert (out[2][head] == (c[head] == 4).sum(axis=1)).all()

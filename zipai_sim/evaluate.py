@@ -141,12 +141,11 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
         k = parse_card(liangzhang) if isinstance(liangzhang, str) else int(liangzhang)
         if not 0 <= k < 20:
             raise CardError(f"liangzhang must be a card, got {liangzhang!r}")
-    lz = np.broadcast_to(np.int64(k), (n,))  # the same 亮张 for every row, without a copy
     huxi, inst = np.empty(n, np.int64), np.empty(n, np.int8)
     ti, kan = np.empty(n, np.int8), np.empty(n, np.int8)  # 0..5: 20 MB for 10⁷ hands, not 160
     complete, win = np.empty(n, np.bool_), np.empty(n, np.bool_)
     # one pass checks, counts and evaluates every row; the slow checks word a refusal
-    if n and kbatch.evaluate_checked(c2, lo, hi, lz, 1 if dealer else 0, v.params, huxi, inst,
+    if n and kbatch.evaluate_checked(c2, lo, hi, k, 1 if dealer else 0, v.params, huxi, inst,
                                      ti, kan, complete, win) >= 0:
         _refuse(c, "counts", lo, hi, what)
     if k >= 0:

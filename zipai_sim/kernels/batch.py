@@ -9,7 +9,7 @@ pass that does both, and 听 (waits) of every row.
 import numpy as np
 from numba import njit, prange
 
-from .hand import WORK, eval_packed, instant_packed, is_win, pack_hand, waits
+from .hand import WORK, eval_packed, instant_counts, is_win, pack_hand, waits
 
 CHECK_BLOCK = 16384  # rows per parallel task in check_hands
 WAITS_BLOCK = 256  # rows per parallel task in waits_batch
@@ -78,11 +78,12 @@ EVAL_BLOCK = 4096  # rows per parallel task in evaluate_batch: one scratch alloc
 @njit(cache=True, _nrt=False, inline="always")
 def evaluate_row(row, lz, is_dealer, P, free):
     """Opening evaluation of one hand ``row: int8[20]`` (counts 0..4) with 亮张 ``lz`` (-1
-    unknown): ``(best 胡息 or -1 if not complete, instant shape code)``, from the row packed
-    once (``hand.eval_packed``, ``hand.instant_packed``; RULES.md §3, §4, §6). ``free``:
-    ``int64[WORK]`` scratch."""
+    unknown): ``(best 胡息 or -1 if not complete, instant shape code, 提 count, 坎 count)``,
+    from the row packed once (``hand.eval_packed``, ``hand.instant_counts``; RULES.md §3, §4,
+    §6). ``free``: ``int64[WORK]`` scratch."""
     full = pack_hand(row)
-    return eval_packed(full, -1, 1, 0, 0, P, free), instant_packed(full, P, is_dealer, lz)
+    code, ti, kan = instant_counts(full, P, is_dealer, lz)
+    return eval_packed(full, -1, 1, 0, 0, P, free), code, ti, kan
 
 
 @njit(cache=True, parallel=True)
@@ -95,24 +96,27 @@ def evaluate_batch(counts, lz, is_dealer, P, huxi_out, instant_out):
     for b in prange(blocks):
         free = np.empty(WORK, np.int64)
         for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
-            huxi_out[i], instant_out[i] = evaluate_row(counts[i], lz[i], is_dealer, P, free)
+            hx, code, _ti, _kan = evaluate_row(counts[i], lz[i], is_dealer, P, free)
+            huxi_out[i] = hx
+            instant_out[i] = code
 
 
 @njit(cache=True, parallel=True)
 def evaluate_checked(counts, lo, hi, lz, is_dealer, P, huxi_out, instant_out, ti_out, kan_out,
                      complete_out, win_out):
     """``zipai_sim.evaluate_opening`` in one pass over ``counts: int8[n, 20]``: each row is
-    checked (counts 0..4, card total in ``lo..hi``), its 提 and 坎 counted (``ti_out``,
-    ``kan_out: int8[n]``), and evaluated as ``evaluate_batch`` evaluates it
+    checked (counts 0..4, card total in ``lo..hi``; ``check_row``), its 提 and 坎 counted
+    (``ti_out``, ``kan_out: int8[n]``), and evaluated as ``evaluate_batch`` evaluates it
     (``evaluate_row``: best 胡息 ``huxi_out: int64[n]``, -1 if not complete; instant
-    code ``instant_out: int8[n]``; 亮张 ``lz: int64[n]``, -1 unknown), with ``complete_out``
-    and ``win_out`` (bool[n]: an instant win, or complete with 胡息 that wins, ``hand.is_win``:
-    the threshold, 飘胡 where allowed; RULES.md §6). Returns the first bad row, or -1; bad rows
-    are not evaluated and their outputs are not meaningful.
+    code ``instant_out: int8[n]``; 亮张 ``lz: int64``, the same for every row, -1 unknown),
+    with ``complete_out`` and ``win_out`` (bool[n]: an instant win, or complete with 胡息 that
+    wins, ``hand.is_win``: the threshold, 飘胡 where allowed; RULES.md §6). Returns the first
+    bad row, or -1; bad rows are not evaluated and their outputs are not meaningful.
 
     One pass where the call made three before (``check_hands``, the evaluation, the flags); the
-    check of a row is ``check_hands``'s (``check_row``). ``counts`` must be C-contiguous and
-    4-byte aligned (``evaluate._as_batch`` makes it so)."""
+    提 and 坎 come from the packed row the evaluation reads, so the check keeps only its
+    verdict. ``counts`` must be C-contiguous and 4-byte aligned (``evaluate._as_batch`` makes
+    it so)."""
     n = counts.shape[0]
     words = counts.reshape(-1).view(np.uint32)  # ``check_row``'s view of the counts
     blocks = (n + EVAL_BLOCK - 1) // EVAL_BLOCK
@@ -121,13 +125,15 @@ def evaluate_checked(counts, lo, hi, lz, is_dealer, P, huxi_out, instant_out, ti
         free = np.empty(WORK, np.int64)
         f = n
         for i in range(b * EVAL_BLOCK, min(n, (b + 1) * EVAL_BLOCK)):
-            ok, ti_out[i], kan_out[i] = check_row(words, _U5 * np.uint64(i), lo, hi)
+            ok, _ti, _kan = check_row(words, _U5 * np.uint64(i), lo, hi)
             if not ok:
                 f = min(f, i)
                 continue
-            hx, code = evaluate_row(counts[i], lz[i], is_dealer, P, free)
+            hx, code, ti, kan = evaluate_row(counts[i], lz, is_dealer, P, free)
             huxi_out[i] = hx
             instant_out[i] = code
+            ti_out[i] = ti
+            kan_out[i] = kan
             complete_out[i] = hx >= 0
             win_out[i] = code != 0 or is_win(hx, P)
         first[b] = f

@@ -258,11 +258,14 @@ def instant_code(ti, kan, P, is_dealer, lz_makes_kan):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def instant_packed(full, P, is_dealer, liangzhang):
-    """``instant_shape`` of a dealt hand packed as ``full: int64`` (``kernels.packed``)."""
+def instant_counts(full, P, is_dealer, liangzhang):
+    """``(instant_shape code, 提 count, 坎 count)`` of a dealt hand packed as ``full: int64``
+    (``kernels.packed``): the counts the shape is decided from, for callers that report them."""
     n1, n2, n3, n4 = classes(full)
+    ti = popcount(n4)
+    kan = popcount(n3)
     lz_kan = 1 if liangzhang >= 0 and (full >> (W * liangzhang)) & 7 == 3 else 0
-    return instant_code(popcount(n4), popcount(n3), P, is_dealer, lz_kan)
+    return instant_code(ti, kan, P, is_dealer, lz_kan), ti, kan
 
 
 @njit(cache=True, _nrt=False)
@@ -270,7 +273,7 @@ def instant_shape(hand, P, is_dealer, liangzhang):
     """Instant-win shape of a dealt hand ``int8[20]`` (§6: INSTANT_SANTI, INSTANT_WUKAN or
     INSTANT_NONE); ``liangzhang`` is the dealer's shown card (-1 if unknown: then 衡阳's
     亮张-made 五坎 cannot be seen)."""
-    return instant_packed(pack_hand(hand), P, is_dealer, liangzhang)
+    return instant_counts(pack_hand(hand), P, is_dealer, liangzhang)[0]
 
 
 @njit(cache=True, _nrt=False)
