@@ -184,7 +184,7 @@ def test_too_many_copies(text, n):
     # 參 is big 3 (叁), so it does not add to small 三.
     with pytest.raises(CardError, match=rf"{n} copies of 三 \(s3\)") as ei:
         parse_hand(text)
-    assert "at most 4" in str(ei.value)
+    assert "the deck holds 4 of each card" in str(ei.value)
     assert isinstance(ei.value, ValueError)
 
 

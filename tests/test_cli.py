@@ -293,6 +293,12 @@ def test_console_script():
     (["match", "--goal", "hands", "--target", "50"], "--target applies to --goal hu100 only"),
     (["table", "deal", "--customary", "--thresholds", "10"], "not both"),
     (["simulate", "--deals", "10", "--out", "x.csv"], "must end in .parquet"),
+    # one rule set at one threshold twice: rows nothing could tell apart
+    (["balance", "--variants", "guangxi-81", "guangxi-81", "--hands", "10"], "asked for twice"),
+    (["balance", "--thresholds", "15", "15", "--hands", "10"], "asked for twice"),
+    (["table", "deal", "--thresholds", "15", "15", "--deals", "10"], "asked for twice"),
+    (["table", "opening", "--variants", "liuhu-dao", "liuhu-dao", "--hands", "5"],
+     "asked for twice"),
 ])
 def test_cli_refuses_flags_that_would_be_ignored_or_empty(argv, needle, capsys, tmp_path,
                                                           monkeypatch):
@@ -389,7 +395,10 @@ def test_table_waits_explains_its_columns(capsys):
     for word in ("p_exact (%)", "p_sim (%)", "p_play (%)", "any: "):
         assert word in legend, word
     # p_exact of 二 (RULES.md example in zipai_sim.tables: 0.6885) in %, 3 significant digits
-    assert _row(out, "二")[9] == "68.8"
+    head = _row(out, "card")
+    assert _row(out, "二")[head.index("p_exact")] == "68.8"
+    # 长沙 has no win on a discard (RULES.md §8): no discard columns
+    assert not any(c.endswith("_discard") for c in head)
 
 
 @pytest.mark.parametrize("text,size", [("一", 1), (EX1 + " 一二", 23)])

@@ -256,6 +256,22 @@ def test_wilson_hand_values_and_empty():
     assert all(math.isnan(x) for x in wilson(0, 0))
 
 
+def test_a_cold_cache_compiles_before_the_clock(monkeypatch):
+    """On a cold cache the kernel is called once on no chunks (it compiles, about a minute on a
+    fresh clone) before ``seconds`` starts, so the printed rate describes the work."""
+    real = zsim.ko.analyze_chunks
+    calls: list[int] = []
+
+    def counted(keys, *args):
+        calls.append(len(keys))
+        real(keys, *args)
+
+    monkeypatch.setattr(zsim.ko, "analyze_chunks", counted)
+    monkeypatch.setattr(zsim, "cold", lambda *k: True)
+    r = sim(n=1000, seed=3)
+    assert calls == [0, 1] and not r.partial and r.n == 1000
+
+
 # --- Ctrl-C ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("when", ["before", "after"])

@@ -97,8 +97,9 @@ def test_calculate_worked_hand():
     rows = {r["card"]: r for r in t.iter_rows(named=True)}
     assert [r for r in rows] == ["二", "十", "拾", "any"]
     assert (rows["二"]["huxi_self"], rows["二"]["huxi_drawn"]) == (12, 12)
+    # 长沙 has no win on a discard (RULES.md §8): no discard 胡息 to show
     assert (rows["十"]["huxi_self"], rows["十"]["huxi_drawn"], rows["十"]["huxi_discard"]) == \
-        (12, 10, 10)
+        (12, 10, None)
     assert rows["拾"]["win_self"] is False and rows["拾"]["p_exact"] == 0
     assert rows["二"]["p_exact"] == pytest.approx(1 - comb(57, 19) / comb(60, 19), abs=1e-12)
     assert rows["十"]["p_exact"] == pytest.approx(1 - comb(58, 19) / comb(60, 19), abs=1e-12)
@@ -109,6 +110,8 @@ def test_calculate_worked_hand():
     # guangxi-81 (15 胡): the same waits, none reaches the threshold
     g = T.calculate(WAIT20, "guangxi-81")
     assert g["card"].to_list() == ["二", "十", "拾", "any"] and g["p_exact"].max() == 0
+    # 八一 wins on a discard: without table groups a discard completes as another's draw does
+    assert g["huxi_discard"].to_list() == g["huxi_drawn"].to_list()
     assert g["p_sim"].null_count() == g.height  # not run
 
 
@@ -464,7 +467,7 @@ def test_markdown_and_parquet_metadata(tmp_path):
     t = T.calculate(WAIT20, "changsha-paohuzi")
     md = T.to_markdown(t).splitlines()
     assert len(md) == t.height + 2 and md[0].startswith("| card | kind |")
-    assert md[2].startswith("| 二 | 1 | 12 | 12 | 12 | yes |")
+    assert md[2].startswith("| 二 | 1 | 12 | 12 |  | yes | yes |  | 3 |")  # no discard win (§8)
     path = tmp_path / "w.parquet"
     meta = T.write_table(t, path, "waits", seed=3, hand=WAIT20)
     got = read_metadata(path)
@@ -523,6 +526,24 @@ def test_cli_table_errors_are_one_line(argv, needle, capsys):
     code, out, err = run(argv, capsys)
     assert code == 2, (out, err)
     assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err
+
+
+def test_cli_table_bad_by_is_refused_before_any_hand(monkeypatch, capsys):
+    monkeypatch.setattr(T, "opening_runs",
+                        lambda *a, **k: pytest.fail("hands played before --by was checked"))
+    code, out, err = run(["table", "opening", "--hands", "5", "--by", "seat", "nope"], capsys)
+    assert code == 2 and "cannot group by ['nope']" in err
+
+
+def test_calculate_without_a_discard_win_shows_none_and_checks_its_seed():
+    """长沙 has no win on a discard (RULES.md §8): no discard 胡息, no discard win; the seed is
+    checked as every other seed is."""
+    t = T.calculate(WAIT20, "changsha-paohuzi")
+    waits = t.filter(pl.col("card") != "any")
+    assert waits["huxi_discard"].null_count() == waits["win_discard"].null_count() == waits.height
+    for bad in (-1, 1.5, "a", 2 ** 200):
+        with pytest.raises(ValueError, match="seed must be"):
+            T.calculate(WAIT20, "changsha-paohuzi", sims=10, seed=bad)
 
 
 def test_calculate_interrupted_keeps_the_trials_finished(monkeypatch):

@@ -346,9 +346,9 @@ def test_unknown_key(tmp_path):
 
 
 def test_missing_key(tmp_path):
-    with pytest.raises(VariantError, match=r"my\.toml: missing key \[fanxing\]\.wrap"):
+    with pytest.raises(VariantError, match=r"my\.toml: missing key '\[fanxing\]\.wrap'"):
         load_edited(tmp_path, "fanxing", "wrap", None)
-    with pytest.raises(VariantError, match=r"my\.toml: missing key name"):
+    with pytest.raises(VariantError, match=r"my\.toml: missing key 'name'"):
         load_variant(write(tmp_path, re.sub(r'(?m)^name = .*$', "", shipped_text("liuhu-dao"))))
 
 

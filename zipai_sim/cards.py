@@ -192,7 +192,7 @@ def parse_hand(text: str) -> np.ndarray:
     if fifth:
         # Blame the card whose fifth copy comes first in the text; report its full count.
         slot, (tok, pos) = min(fifth.items(), key=lambda kv: kv[1][1])
-        raise CardError(f"{counts[slot]} copies of {_both_names(slot)}; a hand holds at most "
+        raise CardError(f"{counts[slot]} copies of {_both_names(slot)}; the deck holds "
                         f"{COPIES} of each card (fifth at position {pos} in {text!r})",
                         token=tok, position=pos)
     return np.array(counts, dtype=np.int8)
@@ -255,8 +255,8 @@ def validate_counts(counts: object, *, name: str = "counts", total: int | None =
         if mask.any():
             r, k = (int(i) for i in np.argwhere(mask)[0])
             v = int(rows[r, k])
-            detail = (f"{v} copies of {_both_names(k)}; a hand holds at most {COPIES} of each "
-                      f"card" if v > COPIES else f"{v} of {_both_names(k)}")
+            detail = (f"{v} copies of {_both_names(k)}; the deck holds {COPIES} of each card"
+                      if v > COPIES else f"{v} of {_both_names(k)}")
             raise CardError(f"{name}{where_row(r)}: {what}: {detail}")
     if total is not None:
         sums = rows.sum(axis=1, dtype=np.int64)

@@ -53,6 +53,19 @@ def at_least_one(n: int, flag: str) -> None:
         raise CliError(f"{flag} must be ≥ 1, got {n}")
 
 
+def distinct_runs(runs: Iterable) -> None:
+    """Refuse a command that asks for one rule set at one threshold twice (a variant or a
+    threshold given twice): its rows could not be told apart, in the table or in a figure
+    (``plot`` refuses such a file). ``runs``: the variants, each at its threshold."""
+    seen: set[tuple[str, int]] = set()
+    for v in runs:
+        key = (v.rules_hash, v.win.threshold)
+        if key in seen:
+            raise CliError(f"{v.key} at threshold {v.win.threshold} is asked for twice: give "
+                           "each variant and threshold once")
+        seen.add(key)
+
+
 def seed_arg(text: str) -> int:
     """argparse ``type`` of ``--seed``: a whole number in 0 … 2**64−1."""
     try:

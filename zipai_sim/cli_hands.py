@@ -48,6 +48,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
     runs = [load_variant(v) for v in a.variants]
     if a.thresholds:  # a sweep: every variant at every threshold (大字牌 15/20/25/30)
         runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
+    B.distinct_runs(runs)
     B.time_cap(a.hands * len(runs), B.MAX_HANDS, "--hands", "hands", len(runs))
     B.mem_cap(a.rows * n_chunks(a.hands, DEFAULT_HAND_CHUNK) * len(runs), B.BYTES_BALANCE_ROW,
               "--rows", "sampled hands (K per chunk)", len(runs))
@@ -176,7 +177,7 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help="胡 to reach for --goal hu100 (default: 100)")
     ma.add_argument("--policies", nargs="+", choices=POLICY_NAMES, default=["greedy"],
                     metavar="POLICY",
-                    help="random, greedy or lookahead: one for every player, or one per "
+                    help="random, greedy, lookahead or rollout: one for every player, or one per "
                     "player: four with a 数信 sitter, who sit out in turn (default: greedy)")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")

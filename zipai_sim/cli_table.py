@@ -42,6 +42,8 @@ def cmd_table(a: argparse.Namespace) -> int:
             raise CliError("give --customary or --thresholds, not both")
         ths = "customary" if a.customary else a.thresholds
         vs = [load_variant(v) for v in a.variants]
+        B.distinct_runs([v.with_threshold(t) for v in vs for t in a.thresholds or
+                         [v.win.threshold]])
         runs = sum(len(v.win.thresholds) for v in vs) if a.customary else \
             len(vs) * len(a.thresholds or [0])
         B.time_cap(a.deals * runs, B.MAX_DEALS, "--deals", "deals", runs)
@@ -55,12 +57,19 @@ def cmd_table(a: argparse.Namespace) -> int:
     elif a.kind in ("opening", "tenpai"):
         at_least_one(a.hands, "--hands")
         check_count(a.hands, "--hands")
+        # the records' columns are known before the hands are played: refuse a bad --by now
+        from .tables.opening import RECORD_SCHEMA
+        missing = [c for c in a.by if c not in RECORD_SCHEMA and c != "rules_hash"]
+        if missing:
+            raise CliError(f"--by: cannot group by {missing}: not a records column (features: "
+                           f"{', '.join(T.FEATURES)})")
         if a.records is not None:
             check_out(a.records)
         distinct_outputs([("--records", a.records), ("--out", a.out)])
         runs = [load_variant(v) for v in a.variants]
         if a.thresholds:
             runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
+        B.distinct_runs(runs)
         B.time_cap(a.hands * len(runs), B.MAX_HANDS, "--hands", "hands", len(runs))
         B.mem_cap(a.hands * len(runs), B.BYTES_RECORD_HAND, "--hands",
                   "hands of records", len(runs))

@@ -99,12 +99,20 @@ def _checked(hand: HandLike, name: str, lo: int, hi: int, what: str
     return c2, ti, kan, c.ndim == 2
 
 
+def _card_any(card: int | str, name: str) -> int:
+    """A card argument: a card name, or a slot 0..19 as an integer (not a bool or a float)."""
+    if isinstance(card, str):
+        return parse_card(card)
+    if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)) \
+            or not 0 <= card < 20:
+        raise CardError(f"{name} must be a card slot 0..19 or a card name, got {card!r}")
+    return int(card)
+
+
 def _card(card: int | str | None, hand: np.ndarray, name: str) -> int:
     if card is None:
         return -1
-    k = parse_card(card) if isinstance(card, str) else int(card)
-    if not 0 <= k < 20:
-        raise CardError(f"{name} must be a card slot 0..19 or a card name, got {card!r}")
+    k = _card_any(card, name)
     if hand[k] >= 4:
         raise CardError(f"{name} {card_name(k)} would be a fifth {card_name(k)}: the hand "
                         f"holds all four")
@@ -118,29 +126,32 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     counts: ``int8[20]`` or ``int8[n, 20]`` (or hand text), the whole opening hand — 提 (4) and
     坎 (3) inside are locked (RULES.md §3). ``liangzhang``: the dealer's shown card, needed only
     where 五坎 counts just when the 亮张 completes it (衡阳, seed 000 ⑴); ``dealer``: whether the
-    hands are the dealer's. Returns one row per hand, in order: ``complete`` (Boolean),
-    ``huxi`` (Int64 胡息, null when not complete), ``ti`` and ``kan`` (Int8 counts of 提 and
-    坎), ``instant`` (the Enum ``INSTANT`` of "", "santi", "wukan"), ``win`` (Boolean: instant,
-    or complete with 胡息 ≥ the variant's threshold; 飘胡 where allowed). An ``int8`` batch is
-    used as it is (no copy when C-contiguous); other integer arrays are converted first.
+    hands are the dealer's. A hand holds a non-dealer's cards, alone or with the 亮张, or the
+    dealer's (20 or 21 in the 3-player variants), one more where the variant deals an extra
+    card for two 提 (``[deal].two_ti``, RULES.md §2). Returns one row per hand, in order:
+    ``complete`` (Boolean), ``huxi`` (Int64 胡息, null when not complete), ``ti`` and ``kan``
+    (Int8 counts of 提 and 坎), ``instant`` (the Enum ``INSTANT`` of "", "santi", "wukan"),
+    ``win`` (Boolean: instant, or complete with 胡息 ≥ the variant's threshold; 飘胡 where
+    allowed). An ``int8`` batch is used as it is (no copy when C-contiguous); other integer
+    arrays are converted first.
 
     >>> evaluate_opening("拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌", "guangxi-81").row(0)
     (True, 18, 0, 2, '', True)
 
     Raises CardError for bad hands, naming the row of a batch and the problem (a count outside
-    0..4, a hand size outside the variant's, a 亮张 not in the hand), and VariantError for an
-    unknown variant.
+    0..4, a hand size outside the variant's, a 亮张 not in the hand), TypeError for a ``dealer``
+    that is not a bool, and VariantError for an unknown variant.
     """
     v = load_variant(variant)
-    # a dealer's hand, a non-dealer's + the 亮张, or either + a two-提 extra card (§2, §6)
-    lo, hi, what = v.layout.other_cards, v.layout.dealer_cards + 1, "an opening hand"
+    if not isinstance(dealer, (bool, np.bool_)):
+        raise TypeError(f"dealer must be True or False, got {dealer!r}")
+    # a non-dealer's hand alone or + the 亮张, or the dealer's; either + the two-提 extra card
+    # where the variant deals one (§2, §6)
+    lo, hi = v.layout.other_cards, v.layout.dealer_cards + v.params[p.TWO_TI_EXTRA]
+    what = "an opening hand"
     c, c2 = _as_batch(counts, "counts")
     n = c2.shape[0]
-    k = -1
-    if liangzhang is not None:
-        k = parse_card(liangzhang) if isinstance(liangzhang, str) else int(liangzhang)
-        if not 0 <= k < 20:
-            raise CardError(f"liangzhang must be a card, got {liangzhang!r}")
+    k = -1 if liangzhang is None else _card_any(liangzhang, "liangzhang")
     huxi, inst = np.empty(n, np.int64), np.empty(n, np.int8)
     ti, kan = np.empty(n, np.int8), np.empty(n, np.int8)  # 0..5: 20 MB for 10⁷ hands, not 160
     complete, win = np.empty(n, np.bool_), np.empty(n, np.bool_)
@@ -222,18 +233,13 @@ def explain(hand: HandLike, variant: str | os.PathLike | Variant, incoming: int 
     kern = khand.eval_hand(c, inc, 1 if source == "self" else 0, 0, 0, P, work)
     if kern != huxi:  # the kernel and its reference twin must agree; tests guard this
         raise AssertionError(f"kernel {kern} != reference {huxi} for {format_hand(c)}")
-    lz = -1 if liangzhang is None else _card_any(liangzhang)
+    lz = -1 if liangzhang is None else _card_any(liangzhang, "liangzhang")
+    if lz >= 0 and c[lz] == 0:
+        raise CardError(f"liangzhang {card_name(lz)} is not in the hand")
     inst = ref.instant(c, P, True, lz) if inc < 0 else ""
     shown = tuple((g.name, "".join(card_name(k) for k in g.cards), g.huxi) for g in groups)
     return Explanation(format_hand(c), card_name(inc) if inc >= 0 else "", shown, huxi,
                        huxi >= 0, inst, bool(inst) or ref.is_win(huxi, P), P[p.THRESHOLD])
-
-
-def _card_any(card: int | str) -> int:
-    k = parse_card(card) if isinstance(card, str) else int(card)
-    if not 0 <= k < 20:
-        raise CardError(f"not a card: {card!r}")
-    return k
 
 
 def waits(hand: HandLike, variant: str | os.PathLike | Variant, table_huxi: int = 0,

@@ -421,7 +421,8 @@ FLAGS = {"first_dealer": "--first-dealer", "max_hands": "--max-hands", "chunk_si
          "discards": "--discards", "seat": "--seat", "step": "--step", "points": "--points",
          "start": "--start", "metric": "--metric", "rows": "--rows", "deal": "--deal",
          "bins": "--bin", "thresholds": "--thresholds", "per": "--per"}
-_PARAM = re.compile(r"(?<![\w-])(" + "|".join(FLAGS) + r")\b(?= (must|and|is|\(|'))")
+# not after a dot: ``[layout].stock`` names a variant file's key, not a flag
+_PARAM = re.compile(r"(?<![\w.-])(" + "|".join(FLAGS) + r")\b(?= (must|and|is|\(|'))")
 
 
 def flag_message(message: str) -> str:
@@ -430,5 +431,7 @@ def flag_message(message: str) -> str:
 
     >>> flag_message("first_dealer must be a player 0..2 or 'rotate', got 7")
     "--first-dealer must be a player 0..2 or 'rotate', got 7"
+    >>> flag_message("my.toml: [layout].stock must be an integer in 0..80, got -1")
+    'my.toml: [layout].stock must be an integer in 0..80, got -1'
     """
     return _PARAM.sub(lambda m: FLAGS[m.group(1)], message)

@@ -24,7 +24,7 @@ from . import params as p
 from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
 from .kernels import opening as ko
 from .report import DEFAULT_SEED, Report, check_per, header, metric_view, sig
-from .runs import cons_list, run_parts
+from .runs import cold, compile_note, cons_list, run_parts
 from .stats import mean_se, wilson
 from .variants import Variant, load_variant
 
@@ -71,7 +71,7 @@ class SimResult:
         ``per`` that is not a power of ten."""
         per = check_per(per)
         speed = (self.n - self.resumed) / max(self.seconds, 1e-9)
-        extra = [f"({speed:,.0f} deals/s, thread start-up not counted)"]
+        extra = [f"({speed:,.0f} deals/s, thread start-up and compiling not counted)"]
         if self.resumed:
             extra.append(f"{self.resumed:,} deals resumed from a checkpoint")
         if self.partial:
@@ -196,7 +196,8 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
     bit for bit; ``runs.run_batches``).
     A progress bar appears after two seconds unless ``progress=False``. On Ctrl-C the finished
     chunks are returned with ``partial=True``. ``seconds`` times the run itself: the
-    first parallel call of a process starts numba's threads (≈ 0.3 s), done before the clock.
+    first parallel call of a process starts numba's threads (≈ 0.3 s), and the first run on a
+    cold cache compiles the kernel (about a minute), both before the clock.
 
     Metrics (RULES.md §6, §7.3, §9): ``tianhu`` = ``tianhu_complete`` + ``tianhu_santi`` +
     ``tianhu_wukan`` (the dealer's 21 cards win at once; ``tianhu_extra_card`` is the part of
@@ -241,6 +242,10 @@ def deal_runs(variants: list[Variant], n: int, seed: int, threads: int, chunk_si
     old_threads = numba.get_num_threads()
     numba.set_num_threads(th)
     _start_threads()
+    if client is None and cold(ko.analyze_chunks):  # compile (about a minute) before the clock
+        compile_note(ko.analyze_chunks, progress=progress)
+        for work, _, _ in parts:
+            work(0, 0)
     t0 = time.perf_counter()
     try:
         run = run_parts(n, cs, batch, parts, unit="deal",

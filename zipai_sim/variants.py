@@ -307,7 +307,7 @@ def _build_fields(cls: type, table: Any, where: str, sec: str | None) -> dict[st
             out[name] = _SECTIONS[name](**_build_fields(_SECTIONS[name], table[name], where, name))
             continue
         if name not in table:
-            raise VariantError(f"{where}: missing key {dotted}")
+            raise VariantError(f"{where}: missing key '{dotted}'")
         try:
             out[name] = _convert(table[name], m)
         except _Want as want:

@@ -35,6 +35,7 @@ import polars as pl
 from .. import params as p
 from .. import reference as ref
 from ..cards import CardError, card_name, format_hand, parse_hand
+from ..chunks import check_seed
 from ..evaluate import HandLike, as_counts
 from ..kernels import hand as khand
 from ..report import DEFAULT_SEED, ReportFrame
@@ -162,10 +163,14 @@ def _wait_rows(hand: np.ndarray, melds: list[Meld], P: tuple) -> list[dict]:
                 r = int(khand.eval_hand(hand, -1, 1, th - m.huxi + up, fo + 1, P, work))
                 free_ok = new == "pao" and P[p.QIANGZHAO] == 1
                 hx[src] = max(hx[src], r) if free_ok else r
+        if not P[p.DISCARD_WIN]:
+            hx["discard"] = -1  # a discard never wins here (RULES.md §8): nothing to show
         if max(hx.values()) >= 0:
             rows.append({"card": card_name(k), "kind": k,
                          **{f"huxi_{s}": (v if v >= 0 else None) for s, v in hx.items()},
                          **{f"win_{s}": ref.is_win(v, P) for s, v in hx.items()}})
+            if not P[p.DISCARD_WIN]:
+                rows[-1]["win_discard"] = None
     return rows
 
 
@@ -233,7 +238,8 @@ def calculate(hand: HandLike, variant: VariantLike,
     Returns one row per completing kind, then the row ``card = "any"``: ``card, kind``,
     ``huxi_self / huxi_drawn / huxi_discard`` (胡息 with the card as the player's own draw,
     another player's draw, a discard; null where it does not complete) and ``win_*`` (reaches
-    the threshold), ``unseen`` (copies the player cannot see; for "any", of all winning kinds),
+    the threshold; both discard columns are null where the variant has no win on a discard,
+    RULES.md §8), ``unseen`` (copies the player cannot see; for "any", of all winning kinds),
     ``p_exact`` (Float64, the draw model counted exactly), ``sim_count, sim_n, p_sim, sim_low,
     sim_high`` (the same model by ``sims`` random draws, Wilson 95%), ``play_count, play_n,
     p_play, play_low, play_high`` (``play`` hands played by ``policies`` from the deal with the
@@ -255,7 +261,8 @@ def calculate(hand: HandLike, variant: VariantLike,
     table group or card text, for more copies of a card between hand, table, seen and unseen
     cards than the four there are, and for more cards than a player holds at rest (§5.3);
     ValueError for a stock, draw or discard count the unseen cards cannot supply, for discards
-    where the variant has no win on a discard, and for ``play`` with an in-play hand.
+    where the variant has no win on a discard, for ``play`` with an in-play hand, and for a
+    seed outside 0..2**128 − 1.
     """
     v = load_variant(variant)
     P = v.params
@@ -302,6 +309,7 @@ def calculate(hand: HandLike, variant: VariantLike,
         raise ValueError(f"{stock} stock cards + {discards} discards to see, but only {U} "
                          f"unseen cards")
     sims, play = _nonneg(sims, "sims"), _nonneg(play, "play")
+    seed = check_seed(seed)
     draws = (d, stock - d, discards)
 
     rows = _wait_rows(c, ms, P)
