@@ -238,9 +238,8 @@ def _add(name, x):
     (6, _set(一=-128), r"counts row 6: negative count: -128 of 一"),
     # the total stays 21: only the counts are wrong
     (4, lambda h: (_add("九", -2)(h), _add("二", 2)(h)), r"counts row 4: too many copies"),
-    # guangxi-81 deals no extra card for two 提: 20 (a non-dealer's) to 21 (the dealer's)
-    (2, _set(贰=0), r"an opening hand row 2 holds 17 cards; expected 20..21"),  # no 提 贰
-    (0, _add("一", 1), r"an opening hand row 0 holds 22 cards; expected 20..21"),
+    (2, _set(贰=0), r"an opening hand row 2 holds 17 cards; expected 20..22"),  # no 提 贰
+    (0, _add("一", 2), r"an opening hand row 0 holds 23 cards; expected 20..22"),
 ])
 def test_bad_rows_of_a_batch_are_named(row_, fix, match):
     with pytest.raises(zs.CardError, match=match):
@@ -263,13 +262,7 @@ def test_first_bad_row_is_named_and_shape_and_type_errors_stay():
         zs.evaluate_opening(_section_10_batch(), "hunan-hengyang", liangzhang="九")
 
 
-def test_opening_size_follows_the_extra_card_knob_and_arguments_are_checked():
-    # two 提 + 14 free cards = 22: the two-提 extra card's hand (RULES.md §2), which 大字牌 deals
-    # and 八一 does not (two_ti = "no_discard")
-    h22 = "贰贰贰贰 拾拾拾拾 一二三 四五六 七八九 叁肆伍 陆陆"
-    assert zs.evaluate_opening(h22, "guangxi-dazipai")["ti"].to_list() == [2]
-    with pytest.raises(zs.CardError, match="holds 22 cards; expected 20..21"):
-        zs.evaluate_opening(h22, V81)
+def test_opening_arguments_are_checked():
     h21 = "拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌"
     for bad in (True, 2.0, 20, -1):
         with pytest.raises(zs.CardError, match="liangzhang must be a card slot 0..19"):

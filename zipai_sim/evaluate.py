@@ -126,9 +126,7 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     counts: ``int8[20]`` or ``int8[n, 20]`` (or hand text), the whole opening hand — 提 (4) and
     坎 (3) inside are locked (RULES.md §3). ``liangzhang``: the dealer's shown card, needed only
     where 五坎 counts just when the 亮张 completes it (衡阳, seed 000 ⑴); ``dealer``: whether the
-    hands are the dealer's. A hand holds a non-dealer's cards, alone or with the 亮张, or the
-    dealer's (20 or 21 in the 3-player variants), one more where the variant deals an extra
-    card for two 提 (``[deal].two_ti``, RULES.md §2). Returns one row per hand, in order:
+    hands are the dealer's. Returns one row per hand, in order:
     ``complete`` (Boolean), ``huxi`` (Int64 胡息, null when not complete), ``ti`` and ``kan``
     (Int8 counts of 提 and 坎), ``instant`` (the Enum ``INSTANT`` of "", "santi", "wukan"),
     ``win`` (Boolean: instant, or complete with 胡息 ≥ the variant's threshold; 飘胡 where
@@ -145,10 +143,8 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     v = load_variant(variant)
     if not isinstance(dealer, (bool, np.bool_)):
         raise TypeError(f"dealer must be True or False, got {dealer!r}")
-    # a non-dealer's hand alone or + the 亮张, or the dealer's; either + the two-提 extra card
-    # where the variant deals one (§2, §6)
-    lo, hi = v.layout.other_cards, v.layout.dealer_cards + v.params[p.TWO_TI_EXTRA]
-    what = "an opening hand"
+    # a dealer's hand, a non-dealer's + the 亮张, or either + a two-提 extra card (§2, §6)
+    lo, hi, what = v.layout.other_cards, v.layout.dealer_cards + 1, "an opening hand"
     c, c2 = _as_batch(counts, "counts")
     n = c2.shape[0]
     k = -1 if liangzhang is None else _card_any(liangzhang, "liangzhang")
