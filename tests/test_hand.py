@@ -272,6 +272,7 @@ def test_opening_arguments_are_checked():
     # explain checks the 亮张 as evaluate_opening does
     with pytest.raises(zs.CardError, match="liangzhang 九 is not in the hand"):
         zs.explain(h21, "hunan-hengyang", liangzhang="九")
+    # 大坎 拾 6 + 大坎 壹 6 + 一二三 3 + 二七十 3, the runs and the 绞 八八捌 0 (RULES.md §4)
     assert zs.explain(h21, "hunan-hengyang", liangzhang="八").huxi == 18
 
 

@@ -210,7 +210,11 @@ def explain(hand: HandLike, variant: str | os.PathLike | Variant, incoming: int 
     >>> e.huxi, e.groups[0], e.win
     (18, ('ti', '贰贰贰贰', 12), True)
 
-    Raises CardError for a bad hand or card, ValueError for a bad source.
+    ``liangzhang``: the dealer's shown card, for the instant shape (衡阳's 亮张-made 五坎, seed
+    000 ⑴); it must be in the hand.
+
+    Raises CardError for a bad hand or card (a 亮张 not in the hand included), ValueError for a
+    bad source.
     """
     v = load_variant(variant)
     c = as_counts(hand)
