@@ -173,6 +173,8 @@ def test_cli_prints_and_writes(tmp_path, capsys):
     (["--challenger", "greedy", "--baseline", "random", "--decks", "0"], "--decks"),
     (["--challenger", "greedy", "--baseline", "random", "--decks", str(10**11)], "--decks"),
     (["--challenger", "greedy", "--baseline", "random", "--threads", "0"], "--threads"),
+    (["--challenger", "greedy", "--baseline", "random", "--variant", "guangxi-81", "--variant",
+      "guangxi-81"], "guangxi-81 at threshold 15 is asked for twice"),
 ])
 def test_cli_errors_name_the_flag(argv, flag, tmp_path, capsys):
     code, out, err = _cli(["arena", *argv, "--out", str(tmp_path / "x.parquet")], capsys)
@@ -180,3 +182,32 @@ def test_cli_errors_name_the_flag(argv, flag, tmp_path, capsys):
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("zipai-sim: error:") and flag in lines[0]
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_seed_column_is_uint64_whatever_the_seed():
+    """The seed column is UInt64 for every seed an arena takes (0 … 2**64−1, every command's
+    range), so results concatenate; it was Int128 from 2**63 on and Int64 below."""
+    import polars as pl
+
+    top = zs.arena("guangxi-81", "random", "random", 2, seed=2**64 - 1, chunk_size=2)
+    low = zs.arena("guangxi-81", "random", "random", 2, seed=3, chunk_size=2)
+    assert top.schema["seed"] == low.schema["seed"] == pl.UInt64
+    assert pl.concat([top, low])["seed"].to_list() == [2**64 - 1, 3]
+    with pytest.raises(ValueError, match=r"seed must be in 0\.\.2\*\*64-1 for an arena"):
+        zs.arena("guangxi-81", "random", "random", 2, seed=2**64)
+
+
+def test_cli_takes_variants_as_the_other_commands_do(tmp_path, capsys):
+    """``--variants A B`` (balance, compare, table) and ``--variant A --variant B`` agree."""
+    import polars as pl
+
+    frames = []
+    for i, form in enumerate((["--variants", "guangxi-81", "liuhu-dao"],
+                              ["--variant", "guangxi-81", "--variant", "liuhu-dao"])):
+        path = tmp_path / f"a{i}.parquet"
+        code, _, err = _cli(["arena", *form, "--challenger", "random", "--baseline", "greedy",
+                             "--decks", "4", "--seed", "5", "--out", str(path)], capsys)
+        assert code == 0, err
+        frames.append(pl.read_parquet(path))
+    assert frames[0]["variant"].to_list() == ["guangxi-81", "liuhu-dao"]
+    assert frames[0].equals(frames[1])

@@ -111,3 +111,15 @@ def test_one_policy_per_seat_on_the_cli(tmp_path, capsys):
     assert pl.read_parquet(out).select(cols).equals(pl.DataFrame(want).select(cols))
     assert main(["balance", "--hands", "10", "--policy", "greedy", "random"]) == 2
     assert "policies must be" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", [0, 1.7, True, "2"])
+def test_threads_must_be_a_positive_int(bad):
+    """``1.7`` or ``True`` threads used to run (and be printed as given in the header)."""
+    with pytest.raises(ValueError, match="threads must be a positive integer"):
+        simulate_hands("hunan-hengyang", 5, seed=8, threads=bad)
+
+
+def test_policies_must_be_a_name_or_a_list():
+    with pytest.raises(ValueError, match=r"policies must be .* \(hunan-hengyang has 3 seats\)"):
+        simulate_hands("hunan-hengyang", 5, seed=8, policies=None)

@@ -250,6 +250,18 @@ def test_simulate_bad_numbers(args, needle, tmp_path, capsys, monkeypatch):
     assert not list(tmp_path.iterdir())
 
 
+def test_table_waits_refuses_zero_threads(capsys):
+    """table waits plays on one core, but like every command it refuses --threads 0."""
+    assert_one_line_error(*run(["table", "waits", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十",
+                                "--play", "10", "--threads", "0"], capsys), "--threads")
+
+
+def test_table_waits_policy_needs_play(capsys):
+    """--policy plays the --play hands; without --play it would be silently ignored."""
+    assert_one_line_error(*run(["table", "waits", "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十",
+                                "--policy", "random"], capsys), "--play")
+
+
 def test_simulate_unwritable_path(capsys):
     assert_one_line_error(*run(["simulate", "--deals", "100", "--out",
                                 "/nonexistent-dir/x.parquet"], capsys), "/nonexistent-dir")

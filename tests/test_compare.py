@@ -104,3 +104,6 @@ def test_cli_compare(tmp_path, capsys):
     assert meta["thresholds"] == "15,25" and meta["partial"] == "false"
     assert_one_line_error(*run(["compare", "--variants", "guangxi-81", "--hands", "10"], capsys),
                           "at least two runs")
+    # a run asked for twice would be compared with itself (every difference 0): refused
+    assert_one_line_error(*run(["compare", "--variants", "guangxi-81", "guangxi-81", "--hands",
+                                "10"], capsys), "guangxi-81 at threshold 15 is asked for twice")

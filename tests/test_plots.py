@@ -295,6 +295,18 @@ def test_provenance_from_parquet_metadata(records, tmp_path):
     assert "n = 200 hands each · seed 3 · bot greedy" in foot
 
 
+def test_a_mixed_line_up_is_named_in_seat_order(records, tmp_path):
+    """A run with a bot per seat names its line-up, dealer first; one bot at every seat stays
+    one name. A mixed line-up used to lose its bot (the caption said nothing)."""
+    for pols, bot in ((["lookahead", "greedy", "random"], "lookahead/greedy/random"),
+                      (["greedy"] * 3, "greedy")):
+        path = tmp_path / "rec.parquet"
+        T.write_table(records, path, "opening_records", n=200, seed=3, policies=pols)
+        df = plots.load_result(path)
+        assert df["bot"].unique().to_list() == [bot]
+        assert f"bot {bot}" in _footer(plots.plot_huxi_distribution(df))
+
+
 def test_svg_is_reproducible(records, tmp_path):
     ax = plots.plot_huxi_distribution(records, lang="zh")
     plots.save_figure(ax, tmp_path / "a.svg")

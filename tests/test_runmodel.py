@@ -568,3 +568,22 @@ def test_interrupted_opening_sweep_stops_every_run_at_one_chunk(tmp_path, capsys
     got = pl.read_parquet(tmp_path / "s.partial.parquet").filter(threshold=20)
     want = T.opening_table(T.opening_records(v, 32, seed=6, chunk_size=16, progress=False))
     assert _same_columns(got, want)
+
+
+def test_run_batches_plans_its_batches_lazily():
+    """A run of the library's largest size (2**50 items, one a chunk and a batch) must not lay
+    out its 2**50 batch ranges before the first batch: with a list of them it filled the memory
+    (a fresh user's zs.simulate_hands(..., 10**15)). A Ctrl-C after two batches keeps two."""
+    from zipai_sim.runs import run_batches
+
+    calls = []
+
+    def work(first: int, k: int) -> int:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append((first, k))
+        return k
+
+    r = run_batches(2**50, 1, 1, work, lambda a, b: a + b, 0, progress=False)
+    assert calls == [(0, 1), (1, 1)]
+    assert (r.state, r.done, r.partial) == (2, 2, True)

@@ -20,12 +20,26 @@ MAX_CHUNK = 1 << 24
 def check_count(n: object, what: str = "n") -> int:
     """``n`` as a non-negative int, or ValueError naming it (bools and floats are refused)."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise ValueError(f"{what} must be a whole number of deals, got {n!r}")
+        raise ValueError(f"{what} must be a whole number, got {n!r}")
     if n < 0:
         raise ValueError(f"{what} must be ≥ 0, got {n}")
     if n > MAX_DEALS:
         raise ValueError(f"{what} must be ≤ 2**50, got {n}")
     return int(n)
+
+
+def check_threads(threads: object) -> int:
+    """The threads a kernel call uses: ``threads`` (None: all of numba's) capped at numba's
+    thread count, or ValueError for anything but a positive int (bools, floats and strings are
+    refused: ``1.7`` or ``True`` threads would be printed in a run's header as given)."""
+    import numba
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return cores
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    return min(int(threads), cores)
 
 
 def check_seed(seed: object) -> int:
@@ -35,6 +49,20 @@ def check_seed(seed: object) -> int:
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be in [0, 2**128), got {seed}")
     return int(seed)
+
+
+#: the seeds a result with a ``seed`` column takes: UInt64 (the command line's 0 … 2**64−1)
+MAX_COLUMN_SEED = (1 << 64) - 1
+
+
+def check_column_seed(seed: object, what: str) -> int:
+    """``seed`` checked (``check_seed``) and within the UInt64 ``seed`` column of ``what`` (a
+    table, an arena), or ValueError."""
+    seed = check_seed(seed)
+    if seed > MAX_COLUMN_SEED:
+        raise ValueError(f"seed must be in 0..2**64-1 for {what} (its seed column is UInt64), "
+                         f"got {seed}")
+    return seed
 
 
 def check_chunk_size(chunk_size: object, what: str = "chunk_size") -> int:

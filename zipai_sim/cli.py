@@ -296,8 +296,9 @@ def _add_table_plot(sub) -> None:
     common(de)
     add_checkpoint(de)
     for name, text in (("opening", "P(the seat wins) and mean score by seat and opening "
-                        "features, from whole greedy hands"),
-                       ("tenpai", "听 at the deal: exact draw-model chance beside greedy play")):
+                        "features, from whole hands played by --policy"),
+                       ("tenpai", "听 at the deal: exact draw-model chance beside what "
+                        "--policy play won")):
         q = kinds.add_parser(name, help=text, description=text)
         q.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
                        help="variant keys or TOML paths (default: guangxi-81)")
@@ -342,12 +343,12 @@ def _add_table_plot(sub) -> None:
     wa.add_argument("--sims", type=int, default=20_000, metavar="N",
                     help="Monte Carlo draws of the model (default: %(default)s)")
     wa.add_argument("--play", type=int, default=0, metavar="N",
-                    help="greedy hands played from the deal with this hand, a dealt hand only "
-                    "(default: 0, none)")
+                    help="hands played by --policy from the deal with this hand, a dealt hand "
+                    "only (default: 0, none)")
     wa.add_argument("--seat", type=int, default=1, metavar="S",
                     help="the hand's seat for --play, a non-dealer (default: %(default)s)")
-    wa.add_argument("--policy", choices=POLICY_NAMES, default="greedy",
-                    help="policy of every seat in the --play hands (default: %(default)s)")
+    wa.add_argument("--policy", choices=POLICY_NAMES, default=None,
+                    help="policy of every seat in the --play hands (default: greedy)")
     common(wa)
     add_checkpoint(wa)
     co = kinds.add_parser("convergence", help="one simulate_deals rate as deals accumulate")

@@ -30,6 +30,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
     check_out(a.out)
     keys = a.variant or ["guangxi-81"]
     vs = [load_variant(v) for v in keys]
+    B.distinct_runs(vs)
     # seats + 1 hands per deck and variant, against balance's cap on played hands
     B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
                f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
@@ -73,8 +74,10 @@ def add_arena(sub, doc) -> None:
 
     names = sorted(KERNEL_POLICIES)
     ar = sub.add_parser("arena", help=doc(cmd_arena), description=cmd_arena.__doc__)
-    ar.add_argument("--variant", action="append", default=None, metavar="VARIANT",
-                    help="variant key or TOML path; repeat for several (default: guangxi-81)")
+    ar.add_argument("--variant", "--variants", dest="variant", action="extend", nargs="+",
+                    default=None, metavar="VARIANT",
+                    help="variant keys or TOML paths, as --variants A B (the other commands' "
+                    "form) or --variant A --variant B (default: guangxi-81)")
     ar.add_argument("--challenger", required=True, choices=names,
                     help=f"the policy measured: {', '.join(names)}")
     ar.add_argument("--baseline", required=True, choices=names,

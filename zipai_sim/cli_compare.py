@@ -26,8 +26,9 @@ def cmd_compare(a: argparse.Namespace) -> int:
     if runs < 2:
         raise CliError("compare needs at least two runs: two --variants, or --thresholds with "
                        "two or more values")
-    for v in a.variants:
-        load_variant(v)
+    vs = [load_variant(v) for v in a.variants]
+    B.distinct_runs([v.with_threshold(t) for v in vs for t in a.thresholds or
+                     [v.win.threshold]])
     B.time_cap(a.hands * runs, B.MAX_HANDS, "--hands", "hands", runs)
     df = compare(a.variants, a.hands, a.seed, thresholds=a.thresholds, policies=a.policy,
                  threads=a.threads, alpha=a.alpha, progress=None, client=a.client)

@@ -70,7 +70,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
             "hands": str(a.hands), "n": str(done), "n_requested": str(a.hands),
             "partial": str(partial).lower(), "chunk_size": str(DEFAULT_HAND_CHUNK),
             "policy": ",".join(a.policy), "policies": ",".join(a.policy), "engine": a.engine,
-            "rollout_k": str(a.rollout_k),
+            **({"rollout_k": str(a.rollout_k)} if "rollout" in a.policy else {}),
             "zipai_sim_version": __version__}
     out, note = a.out, ""
     if partial:  # beside the requested names, never over them: those hold complete runs only
@@ -145,7 +145,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     "(default: each variant's own)")
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
-    ba.add_argument("--policy", nargs="+", choices=POLICY_NAMES, default=["greedy"],
+    ba.add_argument("--policy", "--policies", dest="policy", nargs="+", choices=POLICY_NAMES,
+                    default=["greedy"],
                     metavar="POLICY",
                     help="random, greedy, lookahead or rollout: one for every seat, or one per "
                     "seat from the dealer (seat 0) on (default: greedy)")
@@ -175,7 +176,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help="hands per match for --goal hands (default: %(default)s)")
     ma.add_argument("--target", type=int, default=None, metavar="HU",
                     help="胡 to reach for --goal hu100 (default: 100)")
-    ma.add_argument("--policies", nargs="+", choices=POLICY_NAMES, default=["greedy"],
+    ma.add_argument("--policies", "--policy", dest="policies", nargs="+", choices=POLICY_NAMES,
+                    default=["greedy"],
                     metavar="POLICY",
                     help="random, greedy, lookahead or rollout: one for every player, or one per "
                     "player: four with a 数信 sitter, who sit out in turn (default: greedy)")

@@ -25,10 +25,10 @@ def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
     same path is refused)."""
     if str(path) in ("", "."):
         raise CliError("--out needs a file name")
-    if path.suffix.lower() not in suffixes:
-        raise CliError(f"output file must end in {' or '.join(suffixes)}, got {path.name!r}")
-    if path.is_dir():
+    if path.is_dir():  # before the suffix: "got 'rv'" would hide that rv is a folder
         raise CliError(f"cannot write {path}: it is a folder")
+    if path.suffix.lower() not in suffixes:
+        raise CliError(f"output file must end in {' or '.join(suffixes)}, got {str(path)!r}")
     folder = path.resolve().parent
     if not folder.is_dir():
         raise CliError(f"cannot write {path}: {folder} is not a folder")

@@ -24,7 +24,8 @@ def _bins(items: list[str] | None) -> dict[str, int]:
 def cmd_table(a: argparse.Namespace) -> int:
     """Win-probability tables (zipai_sim.tables): deal (天胡/地胡 by variant and threshold),
     opening (P(win) and mean score by seat and opening features), tenpai (听 at the deal:
-    exact draw-model chance beside greedy play), waits (the hand calculator), convergence."""
+    exact draw-model chance beside what the bot's play won), waits (the hand calculator),
+    convergence; opening, tenpai and waits --play hands are played by ``--policy``."""
     from . import cli_bounds as B
     from . import tables as T
     from .chunks import check_count
@@ -32,6 +33,8 @@ def cmd_table(a: argparse.Namespace) -> int:
 
     if a.out is not None:
         check_out(a.out)
+    if a.threads is not None:  # table waits runs on one core, but a bad value is still refused
+        at_least_one(a.threads, "--threads")
     per = check_per(a.per, "--per")
     run: dict[str, object] = {}
     writes, partial, done, requested = [], False, 0, 0
@@ -98,6 +101,9 @@ def cmd_table(a: argparse.Namespace) -> int:
     elif a.kind == "waits":
         B.time_cap(a.sims, B.MAX_SIMS, "--sims", "draws of the model", cores="one core")
         B.time_cap(a.play, B.MAX_PLAY, "--play", "hands played", cores="one core")
+        if a.policy is not None and not a.play:
+            raise CliError("--policy plays the --play hands: give --play N too")
+        a.policy = a.policy or "greedy"
         df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
                          seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
                          play=a.play, seat=a.seat, seed=a.seed, policies=a.policy,

@@ -227,6 +227,17 @@ def _single(meta: dict[str, str], *keys: str) -> str | None:
     return None
 
 
+def _line_up(meta: dict[str, str]) -> str | None:
+    """The bot of a file's run: its name when every seat played it, else the seats' bots in
+    seat order (dealer first) joined by "/" ("lookahead/greedy/random"): a file's ``policies``
+    lists one bot per seat, and a figure's caption joins the bots of its runs with commas."""
+    v = meta.get("policies") or meta.get("policy")
+    if not v:
+        return None
+    seats = v.split(",")
+    return seats[0] if len(set(seats)) == 1 else "/".join(seats)
+
+
 def with_provenance(df: pl.DataFrame, meta: dict[str, str], source: str) -> pl.DataFrame:
     """``df`` with the identity columns it lacks filled from its file's metadata: ``rules_hash``
     (``rules_hash``, or per variant and threshold from ``variant_keys``/``thresholds``/
@@ -252,7 +263,7 @@ def with_provenance(df: pl.DataFrame, meta: dict[str, str], source: str) -> pl.D
                                                                       df["threshold"])]
             add.append(pl.Series("rules_hash", hashes, pl.String))
     seed, n = _single(meta, "seed"), _single(meta, "n")
-    bot = _single(meta, "policies", "policy")
+    bot = _line_up(meta)
     # seeds are UInt64 (0 … 2**64−1, every command's range) in every frame, so files from
     # tables (UInt64 since issue 10), older tables (Int64) and simulate metadata concatenate
     # without a cast to a float; a Python-only seed beyond 2**64 stays text, never merged

@@ -167,7 +167,7 @@ def header(variants: Iterable[tuple[str, str]] = (), thresholds: Iterable[int] =
     if seed is not None:
         parts.append(f"seed {seed}")
     if n is not None:
-        parts.append(f"{n:,} {unit}")
+        parts.append(f"{n:,} {unit[:-1] if n == 1 and unit.endswith('s') else unit}")
     if chunk_size is not None:
         parts.append(f"chunk {chunk_size:,}")
     if policies is not None:

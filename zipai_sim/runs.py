@@ -21,7 +21,8 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -108,7 +109,8 @@ def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], 
         compile_note(*kernels, progress=progress)
     bar = tqdm(total=n, initial=got[2], unit=unit, unit_scale=True, delay=2.0, leave=False,
                disable=(progress is False), desc=desc or None)
-    ranges = [(c, min(batch, chunks - c)) for c in range(got[1], chunks, batch)]
+    # lazy: a run of 2**50 items has billions of batches, and a list of them would fill memory
+    ranges = ((c, min(batch, chunks - c)) for c in range(got[1], chunks, batch))
     values = _local(work, ranges) if client is None else _on_dask(client, work, ranges)
     _guard(False)
     try:
@@ -162,7 +164,7 @@ def deferred_interrupts() -> Iterator[dict]:
 
 
 def _local(work: Callable[[int, int], T],
-           ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int, T]]:
+           ranges: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int, T]]:
     for first, k in ranges:
         yield first, k, work(first, k)
 
@@ -178,27 +180,30 @@ def _remote(work: Callable[[int, int], T], first: int, k: int) -> T:
 
 
 def _on_dask(client, work: Callable[[int, int], T],
-             ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int, T]]:
-    """``work`` over ``ranges`` as Dask tasks, yielded in chunk order (a finished task waits
-    for those before it); two tasks per worker thread in flight."""
+             ranges: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int, T]]:
+    """``work`` over ``ranges`` (read lazily) as Dask tasks, yielded in chunk order (a
+    finished task waits for those before it); two tasks per worker thread in flight."""
     from distributed import wait
 
     window = max(2, 2 * sum(client.nthreads().values()))
     todo, pending, done = iter(ranges), {}, {}
-    order = [first for first, _ in ranges]
-    sizes = dict(ranges)
+    order: deque[tuple[int, int]] = deque()  # submitted, not yet yielded, in chunk order
     try:
-        for first in order:
+        while True:
             while len(pending) < window:
                 nxt = next(todo, None)
                 if nxt is None:
                     break
                 pending[nxt[0]] = client.submit(_remote, work, *nxt, pure=False)
+                order.append(nxt)
+            if not order:
+                break
+            first, k = order.popleft()
             while first not in done:
                 wait(list(pending.values()), return_when="FIRST_COMPLETED")
                 for c in [c for c, f in pending.items() if f.done()]:
                     done[c] = pending.pop(c).result()  # a task's error is raised here
-            yield first, sizes[first], done.pop(first)
+            yield first, k, done.pop(first)
     finally:
         if pending:
             client.cancel(list(pending.values()))

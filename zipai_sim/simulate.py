@@ -21,7 +21,14 @@ import polars as pl
 
 from . import __version__
 from . import params as p
-from .chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
+from .chunks import (
+    check_chunk_size,
+    check_count,
+    check_seed,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
 from .kernels import opening as ko
 from .report import DEFAULT_SEED, Report, check_per, header, metric_view, sig
 from .runs import cold, compile_note, cons_list, run_parts
@@ -172,15 +179,6 @@ def _summarize(r: SimResult) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=SUMMARY_SCHEMA)
 
 
-def _check_threads(threads: object) -> int:
-    cores = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        return cores
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    return min(int(threads), cores)
-
-
 def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
                    seed: int = DEFAULT_SEED,
                    threads: int | None = None, chunk_size: int | None = None,
@@ -221,7 +219,7 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
     seed = check_seed(seed)
     cs = check_chunk_size(chunk_size)
     sample_per_chunk = check_count(sample_per_chunk, "sample_per_chunk")
-    return deal_runs([v], n, seed, _check_threads(threads), cs, sample_per_chunk, progress,
+    return deal_runs([v], n, seed, check_threads(threads), cs, sample_per_chunk, progress,
                      client)[0]
 
 

@@ -42,7 +42,14 @@ import numpy as np
 import polars as pl
 
 from ..checkpoint import register
-from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
+from ..chunks import (
+    check_chunk_size,
+    check_column_seed,
+    check_count,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
 from ..report import (
     DEFAULT_SEED,
     Report,
@@ -203,7 +210,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     shows a bar, Ctrl-C keeps the decks finished in every variant (the header says PARTIAL,
     ``decks`` is the decks done), ``checkpoint`` blocks save and resume it, ``client`` (a
     ``dask.distributed.Client``) plays the batches on its workers with the same result.
-    Raises ValueError for a bad policy name, count, seed or thread count; VariantError.
+    Raises ValueError for a bad policy name, count, seed (0 … 2**64−1: the ``seed`` column is
+    UInt64) or thread count; VariantError.
 
     >>> r = arena("guangxi-81", "greedy", "greedy", 50, seed=1)
     >>> r.select("score_diff", "ci_low", "ci_high").row(0)   # the same bot: every deck ties
@@ -217,7 +225,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
 
     check_policy(challenger, "challenger")
     check_policy(baseline, "baseline")
-    decks, seed = check_count(decks, "decks"), check_seed(seed)
+    decks, seed = check_count(decks, "decks"), check_column_seed(seed, "an arena")
     k = check_k(rollout_k)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_ARENA_CHUNK)
     many = isinstance(variant, Sequence) and not isinstance(variant, (str, os.PathLike))
@@ -225,13 +233,11 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     if not vs or not all(isinstance(x, Variant) for x in vs):
         raise ValueError("variant must be a variant key, TOML path or Variant, or a list of "
                          "them")
-    th = numba.config.NUMBA_NUM_THREADS if threads is None else threads
-    if isinstance(th, bool) or not isinstance(th, (int, np.integer)) or th < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    th = check_threads(threads)
     rolls = "rollout" in (challenger, baseline)
     t0 = time.perf_counter()
     old = numba.get_num_threads()
-    numba.set_num_threads(min(int(th), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(th)
     try:
         got = run_parts(decks, cs, 2 * numba.get_num_threads(),
                         [_arena_part(v, challenger, baseline, decks, seed, cs, k) for v in vs],
@@ -254,7 +260,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                extra=[f"challenger {challenger} vs baseline {baseline}"
                       + (f" (rollout: {k} worlds per candidate answer)" if rolls else ""),
                       "(duplicate: every deck once per challenger seat and once all baseline)"])
-    return ArenaFrame.wrap(pl.DataFrame(rows), run, notes=NOTES)
+    return ArenaFrame.wrap(pl.DataFrame(rows, schema_overrides={"seed": pl.UInt64}), run,
+                           notes=NOTES)
 
 
 NOTES = ["score: mean settled score per hand over the seats (variant's unit); diff: the "

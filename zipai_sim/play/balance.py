@@ -21,7 +21,14 @@ import numpy as np
 import polars as pl
 
 from ..checkpoint import register
-from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
+from ..chunks import (
+    check_chunk_size,
+    check_count,
+    check_seed,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
 from ..reference import shuffled_deck
 from ..report import DEFAULT_SEED, ReportFrame, run_fields
 from ..runs import cons_list, run_parts
@@ -275,11 +282,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         raise ValueError(f"engine must be 'numba' or 'reference', got {engine!r}")
     th = None
     if engine == "numba":
-        import numba
-
-        th = numba.config.NUMBA_NUM_THREADS if threads is None else int(threads)
-        if th < 1:
-            raise ValueError(f"threads must be a positive integer, got {threads!r}")
+        th = check_threads(threads)
     keep = min(check_count(rows, "rows"), cs)
     n_rec = min(check_count(records, "records"), n)
     if client is not None and engine == "reference" and n_rec:
@@ -291,10 +294,12 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     pols_of, recs_of, parts = [], [], []
     for v in variants:
         seats = v.layout.players
-        pols = [policies] * seats if isinstance(policies, str) else list(policies)
-        if len(pols) != seats or any(isinstance(x, str) and x not in POLICIES for x in pols):
+        pols = [policies] * seats if isinstance(policies, str) else \
+            list(policies) if isinstance(policies, (list, tuple)) else None
+        if (pols is None or len(pols) != seats
+                or any(isinstance(x, str) and x not in POLICIES for x in pols)):
             raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats} "
-                             f"of them, got {policies!r}")
+                             f"of them ({v.key} has {seats} seats), got {policies!r}")
         if engine == "numba" and not all(is_named(x) for x in pols):
             raise ValueError("policies: user policy objects play on the reference engine only "
                              "(engine='reference'); the numba engine knows "
@@ -329,8 +334,10 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         # run says so in its header, with n = the hands done (as SimResult.report does)
         head = run_fields(v, seed=seed, n=run.done, unit="hands", chunk_size=cs,
                           policies=pols, engine=engine, partial=run.partial, n_requested=n,
-                          threads=1 if engine == "reference" else threads)
+                          threads=1 if engine == "reference" else th)
         head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
+        if "rollout" in pols:
+            head["extra"] = [*head.get("extra", ()), f"rollout: {rk} worlds per candidate answer"]
         got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), head),)
         if keep:
             width = v.layout.players + (1 if v.layout.sitter else 0)

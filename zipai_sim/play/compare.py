@@ -33,7 +33,14 @@ import numpy as np
 import polars as pl
 
 from ..checkpoint import register
-from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
+from ..chunks import (
+    check_chunk_size,
+    check_count,
+    check_seed,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
 from ..report import DEFAULT_SEED, Report, ReportFrame, diff_text, header, sig
 from ..runs import run_batches
 from ..variants import Variant, load_variant
@@ -121,7 +128,8 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     se, ci_low, ci_high, p_value, p_holm`` (Float64) and ``holm`` (Boolean: ``p_holm <
     alpha``). A zero-width interval means every hand gave the same difference (p = 1 when
     it is 0, else 0). Runs that score in different units (舵, 油 …) get no score rows.
-    Policies: "random", "greedy" or "lookahead", one for every seat or one per seat.
+    Policies: "random", "greedy", "lookahead" or "rollout" (``play.rollout.DEFAULT_K``
+    worlds per candidate answer), one for every seat or one per seat.
     Progress, Ctrl-C (a partial result, the header says so), checkpoints and ``client``
     as in every driver (``runs.run_batches``).
 
@@ -131,7 +139,6 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     import numba
 
     from ..kernels import play as kp
-    from ..simulate import _check_threads
     from ..tables.opening import _policy_codes
 
     vs = _runs(variants, thresholds)
@@ -140,9 +147,9 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     if not (isinstance(alpha, float) and 0 < alpha < 1):
         raise ValueError(f"alpha must be a float in (0, 1), got {alpha!r}")
     seats = vs[0].layout.players
-    codes = _policy_codes(policies, seats)
+    codes = _policy_codes(policies, seats, vs[0].key)
     pols = [policies] * seats if isinstance(policies, str) else list(policies)
-    th = _check_threads(threads)
+    th = check_threads(threads)
     names = metric_names(seats)
     caches = [OutcomeCache(v) for v in vs]
 

@@ -13,7 +13,14 @@ import numpy as np
 import polars as pl
 
 from .. import params as p
-from ..chunks import check_chunk_size, check_count, chunk_keys, chunk_sizes
+from ..chunks import (
+    check_chunk_size,
+    check_column_seed,
+    check_count,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
 from ..kernels import opening as ko
 from ..report import DEFAULT_SEED, ReportFrame
 from ..runs import run_batches
@@ -21,7 +28,6 @@ from ..simulate import (
     BATCH_DEALS,
     SUMMARY_SCHEMA,
     SimResult,
-    _check_threads,
     deal_runs,
     simulate_deals,
 )
@@ -34,21 +40,6 @@ DEAL_METRICS = ("tianhu", "tianhu_complete", "tianhu_santi", "tianhu_wukan", "di
 
 DEAL_SCHEMA = {"variant": pl.String, "rules_hash": pl.String, "threshold": pl.Int64,
                "seed": pl.UInt64, **SUMMARY_SCHEMA}
-
-#: the seeds a table takes: its ``seed`` column is UInt64 (the command line's 0 … 2**64−1)
-MAX_TABLE_SEED = (1 << 64) - 1
-
-
-def _table_seed(seed: object) -> int:
-    """``seed`` checked (``chunks.check_seed``) and within a UInt64 column, or ValueError."""
-    from ..chunks import check_seed
-
-    seed = check_seed(seed)
-    if seed > MAX_TABLE_SEED:
-        raise ValueError(f"seed must be in 0..2**64-1 for a table (its seed column is "
-                         f"UInt64), got {seed}")
-    return seed
-
 
 def _variants(variants: VariantLike | Sequence[VariantLike]) -> list[Variant]:
     if isinstance(variants, (str, os.PathLike, Variant)):
@@ -106,11 +97,11 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
     Raises ValueError (bad ``n``, thresholds, unknown metric; a seed outside 0 … 2**64−1, the
     range of the seed column) and VariantError.
     """
-    seed = _table_seed(seed)
+    seed = check_column_seed(seed, "a table")
     runs = _runs(_variants(variants), thresholds)
     n = check_count(n)
     cs = check_chunk_size(chunk_size)
-    results = deal_runs(runs, n, seed, _check_threads(threads), cs, progress=progress,
+    results = deal_runs(runs, n, seed, check_threads(threads), cs, progress=progress,
                         client=client)
     frames = []
     for v, r in zip(runs, results):
@@ -210,10 +201,10 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
     outside 0 … 2**64−1 (the ``seed`` column is UInt64).
     """
     v = load_variant(variant)
-    seed = _table_seed(seed)
+    seed = check_column_seed(seed, "a table")
     n = check_count(n)
     cs = check_chunk_size(chunk_size)
-    th = _check_threads(threads)
+    th = check_threads(threads)
     ns = convergence_points(n, points, start)
     # the rate names (a 0-deal run has every row but the 胡息 distribution's), checked first
     names = simulate_deals(v, 0, seed, progress=False).summary.filter(

@@ -18,7 +18,14 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..chunks import check_chunk_size, check_count, check_seed, chunk_keys, chunk_sizes
+from ..chunks import (
+    check_chunk_size,
+    check_count,
+    check_seed,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
 from ..kernels import features as kf
 from ..play import POLICY_NAMES
 from ..play.balance import DEFAULT_HAND_CHUNK
@@ -47,11 +54,13 @@ RECORD_SCHEMA = {
 FEATURES = ("seat", "opening_huxi", "ti", "kan", "red", "tenpai", "waits")
 
 
-def _policy_codes(policies: str | Sequence[str], seats: int) -> np.ndarray:
-    pols = [policies] * seats if isinstance(policies, str) else list(policies)
-    if len(pols) != seats or any(x not in POLICY_NAMES for x in pols):
+def _policy_codes(policies: str | Sequence[str], seats: int, key: str) -> np.ndarray:
+    """Kernel codes of one bot name or one per seat of variant ``key`` (``seats`` seats)."""
+    pols = [policies] * seats if isinstance(policies, str) else \
+        list(policies) if isinstance(policies, (list, tuple)) else None
+    if pols is None or len(pols) != seats or any(x not in POLICY_NAMES for x in pols):
         raise ValueError(f"policies must be one of {list(POLICY_NAMES)} or a list of {seats} of "
-                         f"them, got {policies!r}")
+                         f"them ({key} has {seats} seats), got {policies!r}")
     return np.array([POLICY_NAMES.index(x) for x in pols], np.int64)
 
 
@@ -108,14 +117,11 @@ def opening_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     t0 = time.perf_counter()
     n, seed = check_count(n), check_seed(seed)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    parts = [_opening_part(v, n, seed, cs, _policy_codes(policies, v.layout.players))
+    th = check_threads(threads)
+    parts = [_opening_part(v, n, seed, cs, _policy_codes(policies, v.layout.players, v.key))
              for v in variants]
     old = numba.get_num_threads()
-    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS,
-                              numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(th)
     try:  # a new aggregate per batch (runs.run_batches): Ctrl-C keeps the finished batches
         got = run_parts(n, cs, 2 * numba.get_num_threads(), parts, unit="hand",
                         desc=variants[0].key if len(variants) == 1 else "",

@@ -66,7 +66,7 @@ def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], pl
 
     P = v.params
     seats, h = P[p.SEATS], P[p.OTHER_CARDS]
-    codes = _policy_codes(policies, seats)
+    codes = _policy_codes(policies, seats, v.key)
     rest = np.repeat(np.arange(20), 4 - hand.astype(np.int64)).astype(np.int8)
     mine = np.repeat(np.arange(20), hand.astype(np.int64)).astype(np.int8)
     scratch = kp.new_scratch()
