@@ -373,6 +373,7 @@ def test_cli_plot_simulate_and_balance_files(tmp_path, capsys):
     (["plot", "huxi", "--from", "/no/such.parquet", "--out", "x.png"], "no such file"),
     (["plot", "huxi", "--from", "README.md", "--out", "x.gif"], ".png or .svg"),
     (["plot", "pie", "--from", "a", "--out", "x.png"], "invalid choice"),
+    (["plot", "huxi", "--from", "tests", "--out", "x.png"], "tests is a folder"),
 ])
 def test_cli_plot_errors(argv, needle, capsys):
     code, _, err = run(argv, capsys)
@@ -424,3 +425,17 @@ def test_cli_plot_several_files(deal, tmp_path, capsys):
     ax = plots.plot_tianhu_threshold(plots.load_result([a, c]))
     assert legend_texts(ax) == ["changsha-paohuzi seed 1", "changsha-paohuzi seed 2",
                                 "guangxi-dazipai seed 1", "guangxi-dazipai seed 2"]
+
+
+def test_a_rows_sample_is_counted_as_its_hands(tmp_path, capsys):
+    """balance --rows keeps the first K hands of every chunk: a figure drawn from that file
+    counts the sampled hands (its distinct deals), not the run's n."""
+    out = tmp_path / "b.parquet"
+    code, _, err = run(["balance", "--variants", "guangxi-81", "--hands", "600", "--rows", "4",
+                        "--out", str(out)], capsys)
+    assert code == 0, err
+    rows = pl.read_parquet(tmp_path / "b.rows.parquet")
+    sampled = rows["deal"].n_unique()
+    assert sampled < 600
+    foot = _footer(plots.plot_huxi_distribution(plots.load_result(tmp_path / "b.rows.parquet")))
+    assert f"n = {sampled:,} hands" in foot and "n = 600" not in foot

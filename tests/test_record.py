@@ -319,6 +319,9 @@ def test_a_changed_end_line_is_caught():
     (1, {"stock": "肆十叁一二叁玖八二玖叁陆八一柒拾四伍肆"},
      "line 8: the replayed hand differs in hu fanxing: the record has 1, the engine gives 0"),
     (0, {"rules_hash": "0" * 16}, "line 1: the record was played under rules 0000000000000000"),
+    # a record of the user's own TOML (its key is not shipped) needs the file to replay
+    (0, {"variant": "my-rules"}, "line 1: the record was played under variant 'my-rules', "
+                                 "which is not shipped: give its TOML file (--variant FILE"),
 ])
 def test_tampered_records_fail_at_the_first_divergent_event(i, change, needle):
     msg = replay_error(edited(i, **change))

@@ -587,3 +587,21 @@ def test_run_batches_plans_its_batches_lazily():
     r = run_batches(2**50, 1, 1, work, lambda a, b: a + b, 0, progress=False)
     assert calls == [(0, 1), (1, 1)]
     assert (r.state, r.done, r.partial) == (2, 2, True)
+
+
+def test_output_is_written_when_the_reader_leaves(tmp_path):
+    """``zipai-sim simulate ... | head``: the table is printed before the file is written, and
+    a reader gone before the end used to end the command with status 0 and no file."""
+    exe = _console_script()
+    if exe is None:
+        pytest.skip("zipai-sim console script not installed")
+    out = tmp_path / "s.parquet"
+    r, w = os.pipe()
+    os.close(r)  # the reader has left before anything is printed
+    try:
+        p = subprocess.run([exe, "simulate", "--deals", "2000", "--out", str(out)], stdout=w,
+                           stderr=subprocess.PIPE, text=True, timeout=600)
+    finally:
+        os.close(w)
+    assert p.returncode == 0, p.stderr
+    assert pl.read_parquet(out).height > 0

@@ -249,7 +249,10 @@ def test_rules_hash_ignores_comments_whitespace_and_metadata(tmp_path):
 
 def test_rules_hash_changes_with_any_knob(tmp_path):
     base = load_variant("guangxi-81")
-    changed = load_edited(tmp_path, "settle", "huangzhuang_dealer", "-5")  # not in params
+    # 荒庄 −6/+3 instead of −4/+2: still zero-sum, and not in params
+    text = set_knob(set_knob(shipped_text("guangxi-81"), "settle", "huangzhuang_dealer", "-6"),
+                    "settle", "huangzhuang_others", "3")
+    changed = load_variant(write(tmp_path, text))
     assert changed.params == base.params and changed.rules_hash != base.rules_hash
     assert len({load_variant(k).rules_hash for k in KEYS}) == len(KEYS)
 
@@ -363,6 +366,9 @@ def test_cross_knob_rules(tmp_path):
     scope = set_knob(shipped_text("liuhu-dao"), "deal", "wukan_scope", '"liangzhang"')
     with pytest.raises(VariantError, match=r"wukan_scope .* needs \[deal\]\.wukan > 0"):
         load_variant(write(tmp_path, scope))
+    hz = set_knob(text, "settle", "huangzhuang_dealer", "-5")  # −5 + 2 × 2 ≠ 0 (RULES.md §7.2)
+    with pytest.raises(VariantError, match=r"荒庄 payments must sum to 0 .* = -5 \+ 2 × 2 = -1"):
+        load_variant(write(tmp_path, hz))
     fangpao = set_knob(shipped_text("changsha-paohuzi"), "settle", "fangpao", '"double"')
     with pytest.raises(VariantError, match=r'fangpao must be "none" when \[win\]\.discard_win'):
         load_variant(write(tmp_path, fangpao))

@@ -14,7 +14,7 @@ from .cli_bounds import seed_arg
 from .cli_checkpoint import add_checkpoint, checkpointing
 from .cli_dask import dask_client
 from .cli_hands import add_balance_match
-from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
+from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save, stdout_guard
 from .cli_table import cmd_table
 from .play import POLICY_NAMES
 from .report import DEFAULT_SEED
@@ -501,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
         words = ["zipai-sim", *(sys.argv[1:] if argv is None else argv)]
         from .runs import deferred_interrupts
 
-        with command_line(words), output_locks(), checkpointing(a) as code, \
+        with stdout_guard(), command_line(words), output_locks(), checkpointing(a) as code, \
                 dask_client(a), deferred_interrupts() as ctrl_c:
             code.append(a.func(a))  # 130 (interrupted): checkpointing says how to resume
             if ctrl_c["got"] and code[0] == 0:

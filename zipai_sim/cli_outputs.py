@@ -8,9 +8,11 @@ complete result; a failed final write keeps the result in a temporary file and s
 
 from __future__ import annotations
 
+import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import polars as pl
@@ -97,3 +99,49 @@ def save(writes: Sequence[tuple[pl.DataFrame, Path, dict[str, str], str]]) -> bo
             continue
         print(f"wrote {path}{note}")
     return ok
+
+
+class _PipeGuard:
+    """``sys.stdout`` that stops printing, without failing, once its reader has gone (``| head``,
+    ``| true``): the command goes on and still writes its files. Printing comes before writing,
+    so a ``BrokenPipeError`` left to end the command lost the output file with exit status 0."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.broken = False
+
+    def write(self, text: str) -> int:
+        if not self.broken:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.broken:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        self.broken = True
+        try:  # the interpreter flushes stdout at exit: give its descriptor a sink
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def stdout_guard() -> Iterator[_PipeGuard]:
+    """Print through ``_PipeGuard`` for the duration of a command."""
+    old = sys.stdout
+    sys.stdout = guard = _PipeGuard(old)
+    try:
+        yield guard
+    finally:
+        sys.stdout = old

@@ -275,7 +275,10 @@ def with_provenance(df: pl.DataFrame, meta: dict[str, str], source: str) -> pl.D
                    .alias("seed"))
     if "bot" not in df.columns and bot is not None:
         add.append(pl.lit(bot).alias("bot"))
-    if "run_n" not in df.columns and n is not None and n.isdigit():
+    # a sample of a run's hands (balance --rows: ``rows_per_chunk``) is drawn from its rows, so
+    # its size is theirs (``_run_n`` counts its deals), not the run's n
+    if "run_n" not in df.columns and n is not None and n.isdigit() and \
+            "rows_per_chunk" not in meta:
         add.append(pl.lit(int(n), pl.Int64).alias("run_n"))
     if "source" not in df.columns:
         add.append(pl.lit(source).alias("source"))
@@ -294,6 +297,8 @@ def load_result(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> pl.Da
     seen: set[Path] = set()
     for path in paths:
         path = Path(path)
+        if path.is_dir():
+            raise ValueError(f"{path} is a folder: give a Parquet result file")
         if not path.is_file():
             raise FileNotFoundError(f"no such file: {path}")
         if path.resolve() in seen:

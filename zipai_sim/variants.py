@@ -320,6 +320,7 @@ def _check_together(v: Variant, where: str) -> None:
     """Rules that tie knobs together (RULES.md §2, §6, §7.2); raises `VariantError`."""
     lay, o, fangpao = v.layout, v.layout.other_cards, _show(v.settle.fangpao)
     total = lay.dealer_cards + (lay.players - 1) * o + lay.stock
+    hz = v.settle.huangzhuang_dealer + (lay.players - 1) * v.settle.huangzhuang_others
     checks = (
         (lay.dealer_cards != o + 1, (f"[layout].dealer_cards must be other_cards + 1 = {o + 1}"
                                      f" (the 亮张, RULES.md §2), got {lay.dealer_cards}")),
@@ -336,6 +337,9 @@ def _check_together(v: Variant, where: str) -> None:
          f'[settle].fangpao must be "none" when [win].discard_win is false, got {fangpao}'),
         (v.mingtang.honghu_per_extra_red and "honghu" not in dict(v.mingtang.values),
          "[mingtang].honghu_per_extra_red needs a [mingtang.values].honghu entry"),
+        (hz != 0, ("[settle] 荒庄 payments must sum to 0 (RULES.md §7.2): huangzhuang_dealer + "
+                   f"(players − 1) × huangzhuang_others = {v.settle.huangzhuang_dealer} + "
+                   f"{lay.players - 1} × {v.settle.huangzhuang_others} = {hz}")),
     )
     for failed, message in checks:
         if failed:

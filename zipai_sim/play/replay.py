@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..cards import card_name, parse_card
 from ..settle import Settlement, settle
-from ..variants import Variant, load_variant
+from ..variants import Variant, VariantError, load_variant
 from .engine import Game, Outcome
 from .record import CARD_EVENTS, GROUP_EVENTS, HandRecord, cards_text, parse_cards, record_from_game
 from .trace import hand_result, result_lines
@@ -141,7 +141,15 @@ def resolve_variant(rec: HandRecord, variant: str | os.PathLike | Variant | None
     """The variant a record was played under: ``variant`` if given, else the header's key (at
     the header's threshold); its rules hash must be the header's. Raises ReplayError."""
     h = rec.header
-    v = load_variant(h["variant"] if variant is None else variant)
+    if variant is None:
+        try:
+            v = load_variant(h["variant"])
+        except VariantError:  # a key of the user's own TOML file: the record cannot hold it
+            raise ReplayError(f"{rec.source} line {rec.line(0)}: the record was played under "
+                              f"variant {h['variant']!r}, which is not shipped: give its TOML "
+                              f"file (--variant FILE, or variant= in Python)") from None
+    else:
+        v = load_variant(variant)
     if v.rules_hash != h["rules_hash"] and v.win.threshold != h["threshold"]:
         v = v.with_threshold(h["threshold"])
     if v.rules_hash != h["rules_hash"]:
