@@ -26,6 +26,10 @@ _INSTANT = {khand.INSTANT_NONE: "", khand.INSTANT_SANTI: "santi", khand.INSTANT_
 #: dtype of ``evaluate_opening``'s ``instant`` column; its physical codes are the kernel's
 INSTANT = pl.Enum([_INSTANT[k] for k in range(len(_INSTANT))])
 _INSTANT_VALUES = pl.Series(INSTANT.categories, dtype=INSTANT)
+# polars ≥ 2 stores this Enum as UInt8 codes and adopts codes with ``Series.cat.to`` (checked:
+# a bad code raises); older polars has neither, and no integer → Enum cast
+_CODES_TO_ENUM = (hasattr(pl.Series, "cat") and hasattr(pl.Series([], dtype=INSTANT).cat, "to")
+                  and pl.Series([], dtype=INSTANT).to_physical().dtype == pl.UInt8)
 _OPENING_SCHEMA = {"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int8, "kan": pl.Int8,
                    "instant": INSTANT, "win": pl.Boolean}
 _CARD_NAMES = pl.Series([card_name(k) for k in range(20)], dtype=pl.String)
@@ -71,6 +75,13 @@ def _as_batch(hand: HandLike, name: str) -> tuple[np.ndarray, np.ndarray]:
     if not (c2.flags.c_contiguous and c2.flags.writeable and c2.ctypes.data % 4 == 0):
         c2 = c2.copy()
     return c, c2
+
+
+def _instant_column(codes: np.ndarray) -> pl.Series:
+    """The ``instant`` column from the kernel's ``int8[n]`` codes (``INSTANT``'s order): the
+    codes adopted as they are where polars can (10⁷ rows: 14 ms against 18 for a gather)."""
+    u8 = pl.Series(codes.view(np.uint8))
+    return u8.cat.to(INSTANT) if _CODES_TO_ENUM else _INSTANT_VALUES.gather(u8)
 
 
 def _refuse(c: np.ndarray, name: str, lo: int, hi: int, what: str) -> NoReturn:
@@ -160,8 +171,7 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
         if bad.size:
             raise CardError(f"liangzhang {card_name(k)} is not in hand row {int(bad[0])}")
     return pl.DataFrame({"complete": complete, "huxi": huxi, "ti": ti, "kan": kan,
-                         "instant": _INSTANT_VALUES.gather(pl.Series(inst.view(np.uint8))),
-                         "win": win},
+                         "instant": _instant_column(inst), "win": win},
                         schema=_OPENING_SCHEMA
                         ).with_columns(pl.when("complete").then("huxi").alias("huxi"))
 
