@@ -303,6 +303,8 @@ def test_console_script():
     (["match", "--matches", "0"], "--matches must be ≥ 1"),
     (["balance", "--hands", "10", "--rows", "5000"], "K must be ≤ 4096"),
     (["match", "--goal", "hands", "--target", "50"], "--target applies to --goal hu100 only"),
+    (["match", "--goal", "hu100", "--hands", "20"], "--hands applies to --goal hands only"),
+    (["match", "--goal", "yinghuzi", "--hands", "8"], "--hands applies to --goal hands only"),
     (["table", "deal", "--customary", "--thresholds", "10"], "not both"),
     (["simulate", "--deals", "10", "--out", "x.csv"], "must end in .parquet"),
     # one rule set at one threshold twice: rows nothing could tell apart

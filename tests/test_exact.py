@@ -140,6 +140,24 @@ def test_exact_opening_shipped_and_errors():
         zs.exact_opening("no-such-variant")
 
 
+def test_exact_checkpoint_that_is_a_file_is_refused(tmp_path, capsys):
+    """A file where the checkpoint folder should go is named, in Python and on the command
+    line (one line, exit 2), before any table is looked up or written."""
+    import zipai_sim as zs
+    from zipai_sim.cli import main
+
+    f = tmp_path / "cp"
+    f.write_text("not a folder")
+    with pytest.raises(ValueError, match="a file, not a folder"):
+        zs.exact_opening("guangxi-81", checkpoint=f)
+    out = tmp_path / "e.parquet"
+    assert main(["exact", "--variant", "guangxi-81", "--checkpoint", str(f),
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "a file, not a folder" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
 def test_cli_exact_writes_table(tmp_path, capsys):
     from zipai_sim.cli import main
     from zipai_sim.io import read_metadata

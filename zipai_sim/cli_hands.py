@@ -12,7 +12,7 @@ from .cli_bounds import at_least_one as _at_least_one
 from .cli_bounds import seed_arg
 from .cli_checkpoint import add_checkpoint, add_seed_threads
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
-from .play import POLICY_NAMES
+from .play import MATCH_HANDS, POLICY_NAMES
 from .report import DEFAULT_SEED, check_per
 
 
@@ -106,13 +106,17 @@ def cmd_match(a: argparse.Namespace) -> int:
 
     B.time_cap(a.matches, B.MAX_MATCHES, "--matches", "matches", cores="one core")
     B.mem_cap(a.matches, B.BYTES_MATCH, "--matches", "matches")
-    for flag, n in (("--hands", a.hands), ("--max-hands", a.max_hands)):
+    if a.hands is not None and a.goal != "hands":  # silently ignored before
+        raise _Fail(f"--hands applies to --goal hands only, not --goal {a.goal} "
+                    "(--max-hands caps a match)")
+    hands = MATCH_HANDS if a.hands is None else a.hands
+    for flag, n in (("--hands", hands), ("--max-hands", a.max_hands)):
         B.check_cap(n, B.MAX_MATCH_HANDS, flag, "hands in a match",
                     "far beyond any session at one table")
     per = _per(a)
     if a.target is not None and a.goal != "hu100":
         raise _Fail(f"--target applies to --goal hu100 only, not --goal {a.goal}")
-    r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=a.hands,
+    r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=hands,
                          target=100 if a.target is None else a.target, policies=pols,
                          engine=a.engine, first_dealer=first,
                          max_hands=a.max_hands, client=a.client)
@@ -172,8 +176,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
     ma.add_argument("--goal", choices=("hands", "hu100", "yinghuzi"), default="hands",
                     help="end rule: --hands N hands, first to --target 胡 from wins, or 硬胡子 "
                     "(default: %(default)s)")
-    ma.add_argument("--hands", type=int, default=8, metavar="N",
-                    help="hands per match for --goal hands (default: %(default)s)")
+    ma.add_argument("--hands", type=int, default=None, metavar="N",
+                    help=f"hands per match for --goal hands (default: {MATCH_HANDS})")
     ma.add_argument("--target", type=int, default=None, metavar="HU",
                     help="胡 to reach for --goal hu100 (default: 100)")
     ma.add_argument("--policies", "--policy", dest="policies", nargs="+", choices=POLICY_NAMES,

@@ -239,8 +239,8 @@ def exact_opening(variant: str | os.PathLike | Variant,
     cores (about 7 to 15 on two). ``progress(done, total)`` is called as tasks (slices of the
     enumeration) finish. ``checkpoint``: a folder where each finished part's
     exact totals are kept, so a run stopped and started again resumes. Raises
-    ValueError for a threshold that is not a non-negative integer; VariantError for an unknown
-    variant.
+    ValueError for a threshold that is not a non-negative integer or a ``checkpoint`` that is a
+    file; VariantError for an unknown variant.
     """
     v = load_variant(variant)
     ths = list(v.win.thresholds) if thresholds is None else list(thresholds)
@@ -249,6 +249,9 @@ def exact_opening(variant: str | os.PathLike | Variant,
             raise ValueError(f"thresholds must be non-negative integers, got {t!r}")
     if not ths:
         raise ValueError("thresholds must name at least one threshold")
+    if checkpoint is not None and os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
+        raise ValueError(f"checkpoint {os.fspath(checkpoint)}: a file, not a folder; give a new "
+                         "or empty folder")
     if not recompute:
         table = stored(v)
         if table is not None:

@@ -11,3 +11,6 @@ hook for a user's own policy; ``bots`` and ``bots_rollout`` are the shipped bots
 #: POL_RANDOM = 0, POL_GREEDY = 1, POL_LOOKAHEAD = 2, POL_ROLLOUT = 3: ``play.rollout`` drives
 #: it); all also play on the reference engine
 POLICY_NAMES = ("random", "greedy", "lookahead", "rollout")
+
+#: hands a match plays under the goal "hands" unless told (``simulate_matches``, ``match``)
+MATCH_HANDS = 8

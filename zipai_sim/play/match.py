@@ -45,7 +45,7 @@ from ..report import DEFAULT_SEED
 from ..runs import cons_list, run_batches
 from ..settle import HandResult, card_counts, settle_counts
 from ..variants import Variant, load_variant
-from . import POLICY_NAMES
+from . import MATCH_HANDS, POLICY_NAMES
 from .match_result import MatchResult, summarize
 from .policies import POLICIES, as_policy, is_named
 from .rollout import play_one
@@ -62,7 +62,7 @@ class EndRule:
     goes on, else the player the goal makes the winner (-1 for ``"hands"``: decided by the
     totals). Raises ValueError for an unknown goal or a count < 1."""
 
-    def __init__(self, goal: str, players: int, hands: int = 8, target: int = 100):
+    def __init__(self, goal: str, players: int, hands: int = MATCH_HANDS, target: int = 100):
         if goal not in GOALS:
             raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
         for name, x in (("hands", hands), ("target", target)):
@@ -251,7 +251,8 @@ def _setup(variant, seed, goal, hands, target, policies, engine, first_dealer, m
 
 
 def play_match(variant: str | os.PathLike | Variant, seed: int = DEFAULT_SEED,
-               match: int = 0, *, goal: str = "hands", hands: int = 8, target: int = 100,
+               match: int = 0, *, goal: str = "hands", hands: int = MATCH_HANDS,
+               target: int = 100,
                policies: str | Sequence[object] = "greedy", engine: str = "numba",
                first_dealer: int | str = 0, max_hands: int = 1000) -> pl.DataFrame:
     """Play match ``match`` of ``seed`` and return its hands, one row each: ``match, hand,
@@ -275,7 +276,7 @@ def play_match(variant: str | os.PathLike | Variant, seed: int = DEFAULT_SEED,
 
 def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
                      seed: int = DEFAULT_SEED, *,
-                     goal: str = "hands", hands: int = 8, target: int = 100,
+                     goal: str = "hands", hands: int = MATCH_HANDS, target: int = 100,
                      policies: str | Sequence[object] = "greedy", engine: str = "numba",
                      first_dealer: int | str = 0, max_hands: int = 1000,
                      progress: bool | None = None, client: object = None) -> MatchResult:
