@@ -319,6 +319,11 @@ def test_a_changed_end_line_is_caught():
     (1, {"stock": "肆十叁一二叁玖八二玖叁陆八一柒拾四伍肆"},
      "line 8: the replayed hand differs in hu fanxing: the record has 1, the engine gives 0"),
     (0, {"rules_hash": "0" * 16}, "line 1: the record was played under rules 0000000000000000"),
+    # header fields that contradict the rules hash or the seating are refused, not ignored
+    (0, {"threshold": 10}, "line 1: the header's threshold is 10, but its rules "
+                           "2bd4db2c7ba96a7d give 15"),
+    (0, {"dealer": 1}, "line 1: the header's dealer is 1, but docs/records.md: seat 0 deals "
+                       "give 0"),
     # a record of the user's own TOML (its key is not shipped) needs the file to replay
     (0, {"variant": "my-rules"}, "line 1: the record was played under variant 'my-rules', "
                                  "which is not shipped: give its TOML file (--variant FILE"),

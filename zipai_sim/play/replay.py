@@ -139,7 +139,8 @@ class _Script:
 def resolve_variant(rec: HandRecord, variant: str | os.PathLike | Variant | None = None
                     ) -> Variant:
     """The variant a record was played under: ``variant`` if given, else the header's key (at
-    the header's threshold); its rules hash must be the header's. Raises ReplayError."""
+    the header's threshold); its rules hash must be the header's, and the header's threshold,
+    dealer (0) and seats must agree with it. Raises ReplayError."""
     h = rec.header
     if variant is None:
         try:
@@ -157,6 +158,11 @@ def resolve_variant(rec: HandRecord, variant: str | os.PathLike | Variant | None
                           f"rules {h['rules_hash']} ({h['variant']}, threshold "
                           f"{h['threshold']}); {v.key} here has rules {v.rules_hash}: give the "
                           f"variant file it was played with")
+    for key, want, why in (("threshold", v.win.threshold, f"its rules {v.rules_hash}"),
+                           ("dealer", 0, "docs/records.md: seat 0 deals")):
+        if h[key] != want:  # the hash and the seating decide the hand; a header must agree
+            raise ReplayError(f"{rec.source} line {rec.line(0)}: the header's {key} is "
+                              f"{h[key]!r}, but {why} give {want!r}")
     if v.layout.players != h["seats"]:
         raise ReplayError(f"{rec.source} line {rec.line(0)}: {v.key} has {v.layout.players} "
                           f"seats, the record {h['seats']}")
