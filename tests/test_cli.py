@@ -483,3 +483,25 @@ def test_plot_metric_error_lists_the_metrics(tmp_path, capsys):
                                 str(tmp_path / "x.png"), "--metric", "nope"], capsys),
                           "--metric 'nope'", "tianhu, tianhu_complete")
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("argv,dest,want", [
+    (["plot", "tianhu-threshold", "--from", "a.parquet", "--from", "b.parquet", "--out",
+      "x.png"], "from_", [Path("a.parquet"), Path("b.parquet")]),
+    (["table", "deal", "--variants", "guangxi-81", "--variants", "liuhu-dao"], "variants",
+     ["guangxi-81", "liuhu-dao"]),
+    (["table", "deal", "--thresholds", "10", "--thresholds", "20", "30"], "thresholds",
+     [10, 20, 30]),
+    (["exact", "--thresholds", "10", "--thresholds", "20"], "thresholds", [10, 20]),
+    (["balance", "--variants", "liuhu-dao"], "variants", ["liuhu-dao"]),  # replaces the default
+    (["table", "deal"], "variants", ["guangxi-81"]),
+    (["table", "opening", "--by", "seat", "--by", "ti"], "by", ["seat", "ti"]),
+    (["arena", "--challenger", "greedy", "--baseline", "random", "--variant", "guangxi-81",
+      "--variants", "liuhu-dao"], "variant", ["guangxi-81", "liuhu-dao"]),
+])
+def test_a_repeated_list_flag_extends_the_list(argv, dest, want):
+    """``--from a --from b`` is ``--from a b``: argparse's plain list flags kept only the last
+    use, silently dropping the files, variants or thresholds before it."""
+    from zipai_sim.cli import build_parser
+
+    assert getattr(build_parser().parse_args(argv), dest) == want

@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 
 from .cli_bounds import CliError as _Fail
+from .cli_bounds import Repeatable, seed_arg
 from .cli_bounds import at_least_one as _at_least_one
-from .cli_bounds import seed_arg
 from .cli_checkpoint import add_checkpoint, checkpointing
 from .cli_dask import dask_client
 from .cli_hands import add_balance_match
@@ -280,11 +280,13 @@ def _add_table_plot(sub) -> None:
         q.set_defaults(func=cmd_table)
 
     de = kinds.add_parser("deal", help="天胡/地胡 rates by variant and threshold (simulate_deals)")
-    de.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+    de.add_argument("--variants",
+                    action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
                     help="variant keys or TOML paths (default: guangxi-81)")
     de.add_argument("--deals", type=int, default=1_000_000, metavar="N",
                     help="deals per variant and threshold (default: %(default)s)")
-    de.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+    de.add_argument("--thresholds", type=int,
+                    action=Repeatable, nargs="+", default=None, metavar="T",
                     help="起胡 thresholds to sweep for every variant, e.g. 15 20 25 30 "
                     "(default: each variant's own)")
     de.add_argument("--customary", action="store_true",
@@ -300,16 +302,18 @@ def _add_table_plot(sub) -> None:
                        ("tenpai", "听 at the deal: exact draw-model chance beside what "
                         "--policy play won")):
         q = kinds.add_parser(name, help=text, description=text)
-        q.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+        q.add_argument("--variants",
+                       action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
                        help="variant keys or TOML paths (default: guangxi-81)")
         q.add_argument("--hands", type=int, default=20_000, metavar="N",
                        help="hands per variant (default: %(default)s)")
-        q.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+        q.add_argument("--thresholds", type=int,
+                       action=Repeatable, nargs="+", default=None, metavar="T",
                        help="起胡 thresholds to sweep for every variant (default: each "
                        "variant's own)")
         q.add_argument("--policy", choices=POLICY_NAMES, default="greedy",
                        help="policy of every seat (default: %(default)s)")
-        q.add_argument("--by", nargs="*", default=["seat"], metavar="COLUMN",
+        q.add_argument("--by", action=Repeatable, nargs="*", default=["seat"], metavar="COLUMN",
                        help="record columns to group by (default: seat); features: "
                        "opening_huxi ti kan red tenpai waits")
         q.add_argument("--records", type=Path, default=None, metavar="FILE",
@@ -368,7 +372,8 @@ def _add_table_plot(sub) -> None:
 
     po = sub.add_parser("plot", help=_doc(cmd_plot), description=cmd_plot.__doc__)
     po.add_argument("kind", choices=sorted(PLOTS), help="which figure")
-    po.add_argument("--from", dest="from_", type=Path, nargs="+", required=True, metavar="FILE",
+    po.add_argument("--from", dest="from_", type=Path,
+                    action=Repeatable, nargs="+", required=True, metavar="FILE",
                     help="saved Parquet result(s): table, balance, simulate or records files")
     po.add_argument("--out", type=Path, required=True, metavar="FILE",
                     help="FILE.png or FILE.svg")
@@ -464,7 +469,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("exact", help=_doc(cmd_exact), description=cmd_exact.__doc__)
     ex.add_argument("--variant", default="guangxi-81", help="variant key or path to a TOML file "
                     "(default: %(default)s)")
-    ex.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+    ex.add_argument("--thresholds", type=int,
+                    action=Repeatable, nargs="+", default=None, metavar="T",
                     help="起胡 thresholds to report (default: the variant's customary ones)")
     ex.add_argument("--out", type=Path, default=None, metavar="FILE",
                     help="Parquet file (default: exact-VARIANT-HASH.parquet)")

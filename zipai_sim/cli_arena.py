@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli_bounds import CliError, at_least_one
+from .cli_bounds import CliError, Repeatable, at_least_one
 
 
 def cmd_arena(a: argparse.Namespace) -> int:
@@ -74,7 +74,7 @@ def add_arena(sub, doc) -> None:
 
     names = sorted(KERNEL_POLICIES)
     ar = sub.add_parser("arena", help=doc(cmd_arena), description=cmd_arena.__doc__)
-    ar.add_argument("--variant", "--variants", dest="variant", action="extend", nargs="+",
+    ar.add_argument("--variant", "--variants", dest="variant", action=Repeatable, nargs="+",
                     default=None, metavar="VARIANT",
                     help="variant keys or TOML paths, as --variants A B (the other commands' "
                     "form) or --variant A --variant B (default: guangxi-81)")

@@ -48,6 +48,17 @@ class CliError(Exception):
     """An expected failure on the command line: bad input or an unwritable path."""
 
 
+class Repeatable(argparse.Action):
+    """A list flag (``nargs="+"`` or ``"*"``) that a repeated flag extends: ``--from a --from b``
+    is ``--from a b``. argparse's own ``store`` keeps only the last use (silently dropping the
+    rest) and its ``extend`` appends to the default; here the first use replaces the default."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        have = getattr(namespace, self.dest, None)
+        first = have is None or have is self.default  # argparse stores the default object itself
+        setattr(namespace, self.dest, list(values) if first else [*have, *values])
+
+
 def at_least_one(n: int, flag: str) -> None:
     """A run of zero deals, hands or matches is a mistake on the command line (Python accepts
     ``n = 0`` and returns an empty summary); zero and negatives get the same message."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli_bounds import CliError, at_least_one
+from .cli_bounds import CliError, Repeatable, at_least_one
 
 
 def cmd_compare(a: argparse.Namespace) -> int:
@@ -50,10 +50,12 @@ def add_compare(sub, doc) -> None:
     from .play.arena import KERNEL_POLICIES
 
     co = sub.add_parser("compare", help=doc(cmd_compare), description=cmd_compare.__doc__)
-    co.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+    co.add_argument("--variants",
+                    action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
                     help="variant keys or TOML paths; the first is the baseline (default: "
                     "guangxi-81)")
-    co.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+    co.add_argument("--thresholds", type=int,
+                    action=Repeatable, nargs="+", default=None, metavar="T",
                     help="起胡 thresholds: every variant at each (default: each variant's own)")
     co.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands, the same for every run (default: %(default)s)")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from .cli_arena import add_rollout_k
 from .cli_bounds import CliError as _Fail
+from .cli_bounds import Repeatable, seed_arg
 from .cli_bounds import at_least_one as _at_least_one
-from .cli_bounds import seed_arg
 from .cli_checkpoint import add_checkpoint, add_seed_threads
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
 from .play import MATCH_HANDS, POLICY_NAMES
@@ -140,16 +140,19 @@ def add_balance_match(sub, _doc, _add_per) -> None:
     """The ``balance`` and ``match`` subcommands on the subparsers ``sub`` (``_doc``: a docstring
     as help; ``_add_per``: the ``--per`` option)."""
     ba = sub.add_parser("balance", help=_doc(cmd_balance), description=cmd_balance.__doc__)
-    ba.add_argument("--variants", nargs="+", default=["guangxi-81"], metavar="VARIANT",
+    ba.add_argument("--variants",
+                    action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
                     help="variant keys or TOML paths (default: guangxi-81)")
     ba.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands per variant (default: %(default)s)")
-    ba.add_argument("--thresholds", type=int, nargs="+", default=None, metavar="T",
+    ba.add_argument("--thresholds", type=int,
+                    action=Repeatable, nargs="+", default=None, metavar="T",
                     help="sweep these 起胡 thresholds for every variant, e.g. 15 20 25 30 "
                     "(default: each variant's own)")
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
-    ba.add_argument("--policy", "--policies", dest="policy", nargs="+", choices=POLICY_NAMES,
+    ba.add_argument("--policy", "--policies", dest="policy",
+                    action=Repeatable, nargs="+", choices=POLICY_NAMES,
                     default=["greedy"],
                     metavar="POLICY",
                     help="random, greedy, lookahead or rollout: one for every seat, or one per "
@@ -180,7 +183,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help=f"hands per match for --goal hands (default: {MATCH_HANDS})")
     ma.add_argument("--target", type=int, default=None, metavar="HU",
                     help="胡 to reach for --goal hu100 (default: 100)")
-    ma.add_argument("--policies", "--policy", dest="policies", nargs="+", choices=POLICY_NAMES,
+    ma.add_argument("--policies", "--policy", dest="policies",
+                    action=Repeatable, nargs="+", choices=POLICY_NAMES,
                     default=["greedy"],
                     metavar="POLICY",
                     help="random, greedy, lookahead or rollout: one for every player, or one per "
