@@ -449,6 +449,22 @@ def test_convergence_table_is_one_growing_sample():
         T.convergence_table("guangxi-81", "fanxing_mean", n=100)
 
 
+@pytest.mark.parametrize("metric", ["dealer_huxi_9", "fanxing_1", "fanxing_tianhu_0"])
+def test_convergence_of_a_conditional_rate_counts_its_own_denominator(metric):
+    """A share among complete dealer hands or among wins is read with its own n (the
+    conditioning hands), as simulate_deals' summary gives it, beside the deals dealt: 76 of
+    200,000 deals is not a 14 % rate."""
+    t = T.convergence_table("guangxi-81", metric, n=20_000, seed=5, points=3, start=2000)
+    assert t["deals"].to_list() == [2000, 6325, 20000]
+    for m, count, n, rate in zip(t["deals"], t["count"], t["n"], t["rate"]):
+        want = zs.simulate_deals("guangxi-81", m, 5, progress=False).summary.filter(
+            metric=metric).row(0, named=True)
+        assert (count, n) == (want["count"], want["n"]) and n < m, m
+        assert rate == pytest.approx(count / n)
+    tianhu = T.convergence_table("guangxi-81", "tianhu", n=20_000, seed=5, points=1)
+    assert tianhu["deals"].to_list() == tianhu["n"].to_list() == [20_000]  # one point: the run
+
+
 @pytest.mark.parametrize("metric", ["tianhu", "dihu", "dealer_two_ti"])
 def test_convergence_rows_are_separate_runs_of_their_n(metric):
     """One run of n read at each point (chunk heads dealt again) equals a fresh simulate_deals

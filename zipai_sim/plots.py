@@ -289,8 +289,8 @@ def plot_fanxing(data: pl.DataFrame, ax=None, lang: str = "en"):
 
 
 def plot_convergence(table: pl.DataFrame, ax=None, lang: str = "en"):
-    """An estimate against the number of deals (log x), its Wilson 95% interval shaded: the band
-    narrows about as 1/√n. One line per run; x label "deals (n)", y label "``metric`` rate";
+    """An estimate against the number of deals (log x; ``deals``, or ``n`` in files made before
+    that column), its Wilson 95% interval shaded: the band narrows about as 1/√n. One line per run; x label "deals (n)", y label "``metric`` rate";
     legend: the runs and "95% interval". Raises ValueError for a table that is not
     ``tables.convergence_table``'s (several metrics, or no ``width`` column), a bad ``lang``,
     or runs that cannot be told apart."""
@@ -299,14 +299,15 @@ def plot_convergence(table: pl.DataFrame, ax=None, lang: str = "en"):
     if "seat" in table.columns or ("metric" in table.columns and table["metric"].n_unique() > 1):
         raise ValueError("plot_convergence needs one metric's growing sample "
                          "(tables.convergence_table, `table convergence --out`)")
-    rows = table.filter(pl.col("n") > 0).sort("n", maintain_order=True)
+    x = "deals" if "deals" in table.columns else "n"  # files before the deals column: n = deals
+    rows = table.filter(pl.col(x) > 0, pl.col("n") > 0).sort(x, maintain_order=True)
     if rows.height == 0:
         raise ValueError("no rows with n > 0 to plot")
-    runs = split_runs(rows, ("n",), "plot_convergence")
+    runs = split_runs(rows, (x,), "plot_convergence")
     label_runs(runs, lang)
     own, ax = ax is None, new_axes(ax)
     for i, r in enumerate(runs):
-        n = r.rows["n"].to_numpy()
+        n = r.rows[x].to_numpy()
         line, = ax.plot(n, r.rows["rate"].to_numpy(), marker=".", label=r.label)
         ax.fill_between(n, r.rows["ci_low"].to_numpy(), r.rows["ci_high"].to_numpy(),
                         color=line.get_color(), alpha=0.2,

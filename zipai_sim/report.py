@@ -201,11 +201,12 @@ def _cell(x: object) -> str:
 def metric_view(df: pl.DataFrame, per: int | None = None,
                 scale: Callable[[str | None, int | None], int] = scale_for) -> pl.DataFrame:
     """A summary frame (``metric, count, n, rate, ci_low, ci_high`` and/or ``mean, se[, sd]``,
-    keyed by ``variant, threshold, seat, player`` where present) as text: the keys, ``count, n,
-    unit, value, 95% interval`` (and ``width`` where the frame has it). A key with one value
-    (one variant, one threshold) is left out: the header names it."""
-    keys = [c for c in ("variant", "threshold", "metric", "seat", "player") if c in df.columns
-            and (c in ("metric", "seat", "player") or df[c].n_unique() > 1)]
+    keyed by ``variant, threshold, seat, player, deals`` where present) as text: the keys,
+    ``count, n, unit, value, 95% interval`` (and ``width`` where the frame has it). A key with
+    one value (one variant, one threshold) is left out: the header names it."""
+    keys = [c for c in ("variant", "threshold", "metric", "seat", "player", "deals")
+            if c in df.columns and (c in ("metric", "seat", "player", "deals")
+                                    or df[c].n_unique() > 1)]
     out: dict[str, list[str]] = {c: [] for c in keys + ["count", "n", "unit", "value",
                                                           "95% interval"]}
     if "width" in df.columns:

@@ -126,7 +126,8 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
 
 def convergence_points(n: int, points: int = 12, start: int = 1000) -> list[int]:
     """The values of n ``convergence_table`` reports: ``points`` spaced evenly in log from
-    ``start`` to ``n``, rounded, without repeats; ``[0]`` for ``n = 0``.
+    ``start`` to ``n``, rounded, without repeats (``[n]`` for one point); ``[0]`` for
+    ``n = 0``.
 
     >>> convergence_points(1_000_000, 4, 1000)
     [1000, 10000, 100000, 1000000]
@@ -137,6 +138,8 @@ def convergence_points(n: int, points: int = 12, start: int = 1000) -> list[int]
         raise ValueError(f"points and start must be ≥ 1, got {points}, {start}")
     if not n:
         return [0]
+    if points == 1:  # the run itself (geomspace would give the start alone)
+        return [n]
     start = min(start, n)
     return sorted({round(float(x)) for x in np.geomspace(start, n, points)})
 
@@ -192,8 +195,11 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
 
     One run of ``n`` deals (same seed and chunk size: ``zipai_sim.chunks``) read at each
     ``n_k``, so the rows are one growing sample and each equals ``simulate_deals(variant,
-    n_k, seed)``. Returns ``variant, threshold, seed, metric, n, count, rate, ci_low,
-    ci_high`` (Wilson 95%) and ``width`` (``ci_high - ci_low``, which shrinks about as 1/√n).
+    n_k, seed)``. Returns ``variant, threshold, seed, metric, deals`` (``n_k``), ``count, n``
+    (the rate's denominator, as in ``simulate_deals``' summary: the deals for a per-deal rate,
+    the complete dealer hands for ``dealer_huxi_H``, the 天胡 and 地胡 for ``fanxing_K``, the
+    天胡 for ``fanxing_tianhu_K``), ``rate, ci_low, ci_high`` (Wilson 95%) and ``width`` (``ci_high -
+    ci_low``, which shrinks about as 1/√n).
     Ctrl-C keeps the rows whose ``n_k`` was reached (the header says PARTIAL); ``client``
     as in ``deal_table``.
 
@@ -211,7 +217,7 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
         pl.col("rate").is_not_null())["metric"].to_list()
     if metric not in names and not metric.startswith("dealer_huxi_"):
         raise ValueError(f"metric {metric!r} is not a rate of simulate_deals; the rates are "
-                         f"{', '.join(names)}")
+                         f"{', '.join(names)} and dealer_huxi_H (H: a 胡息 value)")
     t0 = time.perf_counter()
     old = numba.get_num_threads()
     numba.set_num_threads(th)
@@ -234,16 +240,16 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
             raise ValueError(f"metric {metric!r} is not a rate of simulate_deals")
         x = s.row(0, named=True)
         rows.append({"variant": v.key, "threshold": v.win.threshold, "seed": seed,
-                     "metric": metric, "n": m, "count": x["count"], "rate": x["rate"],
-                     "ci_low": x["ci_low"], "ci_high": x["ci_high"],
-                     "width": (x["ci_high"] - x["ci_low"]) if m else math.nan})
+                     "metric": metric, "deals": m, "count": x["count"], "n": x["n"],
+                     "rate": x["rate"], "ci_low": x["ci_low"], "ci_high": x["ci_high"],
+                     "width": (x["ci_high"] - x["ci_low"]) if x["n"] else math.nan})
     df = pl.DataFrame(rows, schema={"variant": pl.String, "threshold": pl.Int64,
-                                    "seed": pl.UInt64, "metric": pl.String, "n": pl.Int64,
-                                    "count": pl.Int64, "rate": pl.Float64,
+                                    "seed": pl.UInt64, "metric": pl.String, "deals": pl.Int64,
+                                    "count": pl.Int64, "n": pl.Int64, "rate": pl.Float64,
                                     "ci_low": pl.Float64, "ci_high": pl.Float64,
                                     "width": pl.Float64})
     head = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold],
             "seed": seed, "n": run.done, "n_requested": n, "partial": run.partial,
             "chunk_size": cs, "threads": th, "seconds": time.perf_counter() - t0,
-            "extra": [f"{metric} at {len(rows)} values of n"]}
+            "extra": [f"{metric} after {len(rows)} number{'s' * (len(rows) != 1)} of deals"]}
     return ReportFrame.wrap(df, head)
