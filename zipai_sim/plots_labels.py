@@ -30,7 +30,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "edge_legend": ("dealer mean score, 95% interval", "庄家平均得分, 95% 区间"),
     "fanxing_x": ("fanxing matches", "翻信 (相同牌张数)"),
     "share_wins": ("share of wins", "占胡牌的比例"),
-    "deals_n": ("deals (n)", "局数 (n)"),
+    "deals_n": ("deals", "局数"),
     "rate_y": ("{metric} rate", "{metric} 比率"),
     "interval": ("95% interval", "95% 区间"),
     "score_x": ("score of seat {seat} (units per hand)", "{name} 每局得分 (计分单位)"),

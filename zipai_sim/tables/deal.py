@@ -196,10 +196,10 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
     One run of ``n`` deals (same seed and chunk size: ``zipai_sim.chunks``) read at each
     ``n_k``, so the rows are one growing sample and each equals ``simulate_deals(variant,
     n_k, seed)``. Returns ``variant, threshold, seed, metric, deals`` (``n_k``), ``count, n``
-    (the rate's denominator, as in ``simulate_deals``' summary: the deals for a per-deal rate,
-    the complete dealer hands for ``dealer_huxi_H``, the 天胡 and 地胡 for ``fanxing_K``, the
-    天胡 for ``fanxing_tianhu_K``), ``rate, ci_low, ci_high`` (Wilson 95%) and ``width`` (``ci_high -
-    ci_low``, which shrinks about as 1/√n).
+    (the rate's denominator, as in ``simulate_deals``' summary: the deals for a per-deal
+    rate, the complete dealer hands for ``dealer_huxi_H``, the 天胡 and 地胡 for
+    ``fanxing_K``, the 天胡 for ``fanxing_tianhu_K``), ``rate, ci_low, ci_high`` (Wilson 95%)
+    and ``width`` (``ci_high - ci_low``, which shrinks about as 1/√n).
     Ctrl-C keeps the rows whose ``n_k`` was reached (the header says PARTIAL); ``client``
     as in ``deal_table``.
 
