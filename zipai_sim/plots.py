@@ -291,9 +291,9 @@ def plot_fanxing(data: pl.DataFrame, ax=None, lang: str = "en"):
 def plot_convergence(table: pl.DataFrame, ax=None, lang: str = "en"):
     """An estimate against the number of deals (log x; ``deals``, or ``n`` in files made before
     that column), its Wilson 95% interval shaded: the band narrows about as 1/√n. One line per
-    run; x label "deals", y label "``metric`` rate"; legend: the runs and "95% interval". Raises ValueError for a table that is not
-    ``tables.convergence_table``'s (several metrics, or no ``width`` column), a bad ``lang``,
-    or runs that cannot be told apart."""
+    run; x label "deals", y label "``metric`` rate"; legend: the runs and "95% interval".
+    Raises ValueError for a table that is not ``tables.convergence_table``'s (several metrics,
+    or no ``width`` column), a bad ``lang``, or runs that cannot be told apart."""
     lang = check_lang(lang)
     need(table, ("variant", "n", "rate", "ci_low", "ci_high", "width"), "plot_convergence")
     if "seat" in table.columns or ("metric" in table.columns and table["metric"].n_unique() > 1):
