@@ -187,6 +187,12 @@ def test_calculate_exact_against_monte_carlo_on_dealt_waits(variant):
     ({"hand": WAIT20, "melds": "扛 一一一"}, CardError, "start with its kind"),
     ({"hand": WAIT20, "stock": 5, "play": 10}, ValueError, "starts from the deal"),
     ({"hand": "一二三 一一一 一"}, CardError, "5 copies"),
+    # a dropped card turned a 听 hand into "no waits" (RULES.md §5.3: 20 at rest)
+    ({"hand": "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十"}, CardError,
+     "hold 19 cards; a player at rest holds 20"),
+    ({"hand": "一二三 四五六 七八九"}, CardError, "a card or a table group is missing"),
+    ({"hand": "一二三 四五六 七八九 壹贰", "melds": "碰 柒柒柒; 提 捌捌捌捌"},
+     CardError, "hold 18 cards; a player at rest holds 20"),
 ])
 def test_calculate_errors(kwargs, err, needle):
     kwargs = {"variant": "guangxi-81", **kwargs}
@@ -194,6 +200,12 @@ def test_calculate_errors(kwargs, err, needle):
     variant = kwargs.pop("variant")
     with pytest.raises(err, match=needle):
         T.calculate(hand, variant, **kwargs)
+
+
+def test_calculate_takes_a_hand_at_rest_with_table_groups():
+    """13 in hand + a 碰 + a 提 (its fourth card replacing a discard) is 20 cards at rest."""
+    t = T.calculate("一二三 四五六 七八九 壹贰叁 十", "guangxi-81", melds="碰 柒柒柒; 提 捌捌捌捌")
+    assert t["card"][-1] == "any"
 
 
 def test_calculate_play_counts():

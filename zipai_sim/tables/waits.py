@@ -259,7 +259,8 @@ def calculate(hand: HandLike, variant: VariantLike,
 
     (长沙 wins at 10 胡息: 二 and 十 win, 拾 reaches only 9.) Raises CardError for a bad hand,
     table group or card text, for more copies of a card between hand, table, seen and unseen
-    cards than the four there are, and for more cards than a player holds at rest (§5.3);
+    cards than the four there are, and for more or fewer cards than a player holds at rest
+    (§5.3);
     ValueError for a stock, draw or discard count the unseen cards cannot supply, for discards
     where the variant has no win on a discard, for ``play`` with an in-play hand, and for a
     seed outside 0..2**128 − 1.
@@ -294,6 +295,10 @@ def calculate(hand: HandLike, variant: VariantLike,
     if n_cards > most:
         raise CardError(f"hand and table groups hold {n_cards} cards; a player at rest holds at "
                         f"most {most} (RULES.md §5.3): discard first")
+    if n_cards < most:  # every claim lays down the cards it takes and is followed by a discard
+        raise CardError(f"hand and table groups hold {n_cards} cards; a player at rest holds "
+                        f"{most} (RULES.md §5.3: {v.layout.other_cards} dealt, one more for each "
+                        f"提/跑 after the first): a card or a table group is missing")
     U = int(unseen_c.sum())
     stock = P[p.STOCK_LEN] if stock is None else _nonneg(stock, "stock")
     if stock > P[p.STOCK_LEN]:
