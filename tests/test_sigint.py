@@ -19,13 +19,21 @@ from test_cli import _console_script
 from zipai_sim.io import read_metadata
 
 
-def _interrupt(argv: list[str], cwd) -> tuple[int, bytes, str]:
-    """Run ``zipai-sim argv``; SIGINT once a progress bar shows. (exit code, stdout, stderr)."""
+def _interrupt(argv: list[str], cwd, group: bool = False) -> tuple[int, bytes, str]:
+    """Run ``zipai-sim argv``; SIGINT once a progress bar shows (``group``: to its whole process
+    group, as a terminal's Ctrl-C reaches every process of the job). (exit code, stdout,
+    stderr)."""
     exe = _console_script()
     if exe is None:
         pytest.skip("the zipai-sim console script is not installed")
+
+    def child() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if group:
+            os.setpgrp()  # its own group, so that killpg reaches it and its workers only
+
     p = subprocess.Popen([exe, *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         preexec_fn=child)
     got = bytearray()
 
     def pump() -> None:  # stderr as it comes: the bar is redrawn in place, without newlines
@@ -39,7 +47,10 @@ def _interrupt(argv: list[str], cwd) -> tuple[int, bytes, str]:
         while b"/s]" not in got and p.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)  # a tqdm bar ("… 3.1Mdeal/s]") appears after 2 s of work
         assert p.poll() is None, got.decode(errors="replace")
-        p.send_signal(signal.SIGINT)
+        if group:
+            os.killpg(p.pid, signal.SIGINT)
+        else:
+            p.send_signal(signal.SIGINT)
         p.wait(timeout=120)
         stdout = p.stdout.read()
         reader.join(timeout=5)
@@ -105,6 +116,20 @@ def test_sigint_hands_and_matches(argv, name, requested, tmp_path):
     if name == "o":
         assert (tmp_path / "r.partial.parquet").exists() and not (tmp_path / "r.parquet").exists()
     assert b"PARTIAL" in out
+
+
+def test_ctrl_c_on_local_dask_workers_is_one_clean_stop(tmp_path):
+    """A terminal's Ctrl-C reaches the Dask worker processes too: they used to print a
+    KeyboardInterrupt traceback each; now the run stops as without Dask (exit 130, the
+    finished batches written and kept for --resume) and stderr holds no traceback."""
+    pytest.importorskip("distributed")
+    argv = ["simulate", "--deals", str(10**9), "--seed", "5", "--dask-workers", "1",
+            "--out", "d.parquet", "--checkpoint", "ck"]
+    code, _, err = _interrupt(argv, tmp_path, group=True)
+    assert code == 130, err[-2000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert "--resume ck" in err
+    _partial(tmp_path, "d", 10**9)
 
 
 def test_sigint_then_resume_equals_the_uninterrupted_run(tmp_path):

@@ -5,6 +5,7 @@ cluster, an in-process ``LocalCluster`` or an existing one, with the local resul
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,10 +36,18 @@ def local_cluster(workers: int):
     import distributed
 
     cores = max(1, (os.cpu_count() or 1) // workers)
-    # the workers' own warnings (a task cancelled by Ctrl-C) are noise to a user
-    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                     dashboard_address=":0", silence_logs=logging.ERROR,
-                                     env={"NUMBA_NUM_THREADS": str(cores)})
+    # Ctrl-C reaches every process of the terminal's group: the worker processes would print a
+    # KeyboardInterrupt traceback each while this process stops the run and keeps its batches.
+    # Started with SIGINT ignored, they inherit that (Python installs no SIGINT handler in a
+    # process that starts with it ignored); this process's own handler comes back at once.
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        # the workers' own warnings (a task cancelled by Ctrl-C) are noise to a user
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                         dashboard_address=":0", silence_logs=logging.ERROR,
+                                         env={"NUMBA_NUM_THREADS": str(cores)})
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _connect(distributed, address: str, timeout: object):
