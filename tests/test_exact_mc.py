@@ -68,3 +68,17 @@ def test_compare_needs_a_threshold_when_several():
     assert out.filter(metric="tianhu")["exact"][0] == pytest.approx(
         exact.filter(metric="tianhu", threshold=15)["probability"][0])
     assert math.isfinite(out.filter(metric="tianhu")["se"][0])
+
+
+def test_compare_takes_the_run_and_refuses_another_variants_table():
+    """A SimResult brings its threshold; an exact_opening table knows its variant, so a run of
+    another variant is refused instead of giving z scores against the wrong truth."""
+    exact = zs.exact_opening("guangxi-dazipai")  # customary thresholds: several
+    r = zs.simulate_deals("guangxi-dazipai", 1000, seed=1, progress=False)
+    assert zs.compare_exact(exact, r).equals(zs.compare_exact(exact, r.summary, r.threshold))
+    with pytest.raises(ValueError, match="but the run was at"):
+        zs.compare_exact(exact, r, r.threshold + 5)
+    other = zs.simulate_deals("hunan-hengyang", 1000, seed=1, progress=False)
+    with pytest.raises(ValueError, match="the exact table is guangxi-dazipai's and the run "
+                                         "hunan-hengyang's"):
+        zs.compare_exact(exact, other)

@@ -252,15 +252,25 @@ def exact_opening(variant: str | os.PathLike | Variant,
     if checkpoint is not None and os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
         raise ValueError(f"checkpoint {os.fspath(checkpoint)}: a file, not a folder; give a new "
                          "or empty folder")
+    want = sorted({int(t) for t in ths})
     if not recompute:
         table = stored(v)
         if table is not None:
             have = set(table["threshold"].drop_nulls().to_list())
-            if set(int(t) for t in ths) <= have:
-                return table.filter(pl.col("threshold").is_null()
-                                    | pl.col("threshold").is_in([int(t) for t in ths]))
+            if set(want) <= have:
+                return _own(table.filter(pl.col("threshold").is_null()
+                                         | pl.col("threshold").is_in(want)), v, want)
     cp = None if checkpoint is None else os.fspath(checkpoint)
-    return _table(v.params, FULL_DECK, sorted({int(t) for t in ths}), progress, cp)
+    return _own(_table(v.params, FULL_DECK, want, progress, cp), v, want)
+
+
+def _own(df: pl.DataFrame, v: Variant, ths: list[int]) -> pl.DataFrame:
+    """``df`` carrying the variant it was counted for (``ReportFrame.run``), which ``compare``
+    checks against a run; it shows and computes as the plain frame."""
+    from ..report import ReportFrame
+
+    return ReportFrame.wrap(df, {"variants": [(v.key, v.rules_hash)], "thresholds": ths},
+                            show=False)
 
 
 def _table(P: tuple, copies, ths: list[int], progress=None,
@@ -336,12 +346,23 @@ def compare(exact: pl.DataFrame, summary: pl.DataFrame, threshold: int | None = 
             ) -> pl.DataFrame:
     """Every Monte Carlo estimate of a ``simulate_deals`` summary beside its exact value.
 
-    exact: an ``exact_opening`` table; summary: ``SimResult.summary`` of a run at ``threshold``
-    (needed when the exact table has several). Returns ``metric, threshold, exact, estimate, n,
-    se, z`` where ``se`` is the exact standard error of the estimate (``sqrt(p(1 - p)/n)`` for a
-    rate over ``n`` deals or conditioning cases; the run's own SE for a mean) and ``z =
-    (estimate − exact)/se``. Raises ValueError when ``threshold`` is needed and missing.
+    exact: an ``exact_opening`` table; summary: a ``SimResult`` (its threshold is then the
+    default) or its ``summary`` of a run at ``threshold`` (needed when the exact table has
+    several). Returns ``metric, threshold, exact, estimate, n, se, z`` where ``se`` is the exact
+    standard error of the estimate (``sqrt(p(1 - p)/n)`` for a rate over ``n`` deals or
+    conditioning cases; the run's own SE for a mean) and ``z = (estimate − exact)/se``. Raises
+    ValueError when ``threshold`` is needed and missing, and for a ``SimResult`` of another
+    variant or threshold than the one asked for (an ``exact_opening`` table knows its variant).
     """
+    if hasattr(summary, "summary") and hasattr(summary, "rules_hash"):  # a SimResult
+        sim, summary = summary, summary.summary
+        if threshold is not None and sim.threshold is not None and threshold != sim.threshold:
+            raise ValueError(f"threshold {threshold}, but the run was at {sim.threshold}")
+        threshold = sim.threshold if threshold is None else threshold
+        own = (getattr(exact, "run", None) or {}).get("variants") or []
+        if own and own[0][0] != sim.variant:
+            raise ValueError(f"the exact table is {own[0][0]}'s and the run {sim.variant}'s: "
+                             f"compare a run with its own variant's exact table")
     ths = exact["threshold"].drop_nulls().unique().to_list()
     if threshold is None:
         if len(ths) > 1:
