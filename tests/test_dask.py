@@ -107,6 +107,22 @@ def test_cli_on_a_local_cluster_and_on_a_scheduler(client, tmp_path, capsys):
     assert _numbers(tmp_path / "b.parquet").equals(_numbers(tmp_path / "b1.parquet"))
 
 
+def test_cli_scheduler_without_workers_is_one_line(capsys, tmp_path):
+    """A scheduler no worker has joined used to hold the command forever ("dask: 0 workers");
+    it is refused after the connect timeout, nothing written."""
+    import dask
+    import distributed
+    from test_cli import assert_one_line_error, run
+
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as c, \
+            dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        out = tmp_path / "s.parquet"
+        assert_one_line_error(*run(["simulate", "--deals", "10", "--out", str(out),
+                                    "--scheduler", c.scheduler_address], capsys),
+                              "--scheduler", "no worker joined within 2s")
+        assert not out.exists()
+
+
 def test_cli_bad_scheduler_is_one_line(capsys):
     import dask
     from test_cli import assert_one_line_error, run

@@ -112,6 +112,16 @@ def dask_client(a: argparse.Namespace) -> Iterator[None]:
             raise CliError(f"--dask-workers {workers}: cannot start the cluster ({why})") \
                 from None
         raise CliError(f"--scheduler {address}: cannot connect ({why})") from None
+    if not client.nthreads():  # a scheduler without workers would hold every batch forever
+        import dask
+
+        wait = dask.config.get("distributed.comm.timeouts.connect")
+        try:
+            client.wait_for_workers(1, timeout=wait)
+        except Exception:  # a TimeoutError (its type moved between distributed versions)
+            client.close()
+            raise CliError(f"--scheduler {address}: no worker joined within {wait}; start "
+                           f"`dask worker {address}` on the worker hosts") from None
     print(f"dask: {len(client.nthreads())} workers, "
           f"{sum(client.nthreads().values())} threads", file=sys.stderr)
     a.client = client
