@@ -335,6 +335,11 @@ def test_distinct_runs_stay_distinct_or_are_refused(deal):
     ax = plots.plot_fanxing(T.deal_table("guangxi-81", n=3000, seed=1, metrics=None)
                             .vstack(T.deal_table("guangxi-81", n=3000, seed=2, metrics=None)))
     assert legend_texts(ax) == ["guangxi-81 seed 1", "guangxi-81 seed 2"]
+    # a deal table of 天胡/地胡 only, or a summary of a variant without 翻信: said as such
+    for table in (T.deal_table("guangxi-81", n=1000, seed=1),
+                  zs.simulate_deals("changsha-paohuzi", 1000, seed=1, progress=False).summary):
+        with pytest.raises(ValueError, match="this table has no 翻信 rows"):
+            plots.plot_fanxing(table)
 
 
 def test_cli_plot_from_saved_results(deal, records, tmp_path, capsys):

@@ -246,6 +246,10 @@ def plot_fanxing(data: pl.DataFrame, ax=None, lang: str = "en"):
 
     lang = check_lang(lang)
     names = ["fanxing_0", "fanxing_1", "fanxing_2", "fanxing_3", "fanxing_4plus"]
+    if "metric" in data.columns and not data["metric"].str.starts_with("fanxing_").any():
+        raise ValueError("this table has no 翻信 rows: its variants turn no 翻信 (RULES.md "
+                         "§7.3), or it keeps 天胡/地胡 only (`table deal --all-metrics`, "
+                         "deal_table(metrics=None), keep them all)")
     summ = metric_rows(data, "fanxing_")
     series = []
     if summ is not None:
