@@ -262,10 +262,14 @@ def test_table_waits_policy_needs_play(capsys):
                                 "--policy", "random"], capsys), "--play")
 
 
-def test_simulate_unwritable_path(capsys):
+def test_simulate_unwritable_path(capsys, tmp_path):
     assert_one_line_error(*run(["simulate", "--deals", "100", "--out",
-                                "/nonexistent-dir/x.parquet"], capsys), "/nonexistent-dir")
+                                "/nonexistent-dir/x.parquet"], capsys),
+                          "folder /nonexistent-dir does not exist")  # io's words, in Python too
     assert not Path("/nonexistent-dir").exists()
+    (tmp_path / "f").write_text("")
+    assert_one_line_error(*run(["simulate", "--deals", "100", "--out",
+                                str(tmp_path / "f" / "x.parquet")], capsys), "is a file")
 
 
 def test_variants_show_unknown(capsys):

@@ -32,8 +32,9 @@ def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
     if path.suffix.lower() not in suffixes:
         raise CliError(f"output file must end in {' or '.join(suffixes)}, got {str(path)!r}")
     folder = path.resolve().parent
-    if not folder.is_dir():
-        raise CliError(f"cannot write {path}: {folder} is not a folder")
+    if not folder.is_dir():  # the words io's writers use
+        raise CliError(f"cannot write {path}: folder {folder} "
+                       f"{'is a file' if folder.exists() else 'does not exist'}")
     if not os.access(folder, os.W_OK):
         raise CliError(f"cannot write {path}: folder {folder} is not writable")
     lock_output(path)
