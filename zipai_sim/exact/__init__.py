@@ -19,6 +19,7 @@ import math
 import os
 from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -29,6 +30,9 @@ from ..kernels import exact as ke
 from ..variants import Variant, load_variant
 from . import counts as cnt
 from .walk import FULL_DECK, run, tasks_for
+
+if TYPE_CHECKING:
+    from ..simulate import SimResult
 
 SCHEMA = {"metric": pl.String, "threshold": pl.Int64, "numerator": pl.Int128,
           "denominator": pl.Int128, "probability": pl.Float64, "mean": pl.Float64,
@@ -342,8 +346,8 @@ def metadata(v: Variant, thresholds: list[int], seconds: float,
             "source": source, "seconds": f"{seconds:.1f}", "zipai_sim_version": __version__}
 
 
-def compare(exact: pl.DataFrame, summary: pl.DataFrame, threshold: int | None = None,
-            ) -> pl.DataFrame:
+def compare(exact: pl.DataFrame, summary: pl.DataFrame | SimResult,
+            threshold: int | None = None) -> pl.DataFrame:
     """Every Monte Carlo estimate of a ``simulate_deals`` summary beside its exact value.
 
     exact: an ``exact_opening`` table; summary: a ``SimResult`` (its threshold is then the
