@@ -31,6 +31,11 @@ def test_simulate_deals(client):
     assert np.array_equal(got.counts, want.counts)
     assert np.array_equal(got.huxi_hist, want.huxi_hist)
     assert got.rows.equals(want.rows)
+    # the header says where the work ran: this process's thread count would say nothing
+    head = str(got.report()).splitlines()[0]
+    assert "on Dask, 2 workers" in head and "thread" not in head.replace("start-up", "")
+    assert "the workers' start-up counted" in head
+    assert "1 thread" in str(want.report()).splitlines()[0]
 
 
 def test_simulate_hands_and_tables(client):
@@ -43,6 +48,8 @@ def test_simulate_hands_and_tables(client):
                      client=client)
     assert d.equals(T.deal_table("guangxi-dazipai", 5000, seed=2, thresholds=[15, 25],
                                  chunk_size=256))
+    assert "on Dask, 2 workers" in str(d.report()).splitlines()[0]
+    assert "on Dask, 2 workers" in str(got[0].report()).splitlines()[0]
     c = T.convergence_table("guangxi-81", n=5000, seed=2, points=4, chunk_size=256,
                             client=client)
     assert c.equals(T.convergence_table("guangxi-81", n=5000, seed=2, points=4, chunk_size=256))
@@ -58,6 +65,7 @@ def test_arena(client):
     want = zs.arena(["guangxi-81", "changde-paohuzi"], "greedy", "random", 300, seed=4,
                     chunk_size=32)
     assert pl.DataFrame(got).equals(pl.DataFrame(want))
+    assert "on Dask, 2 workers" in str(got.report()).splitlines()[0]
 
 
 @pytest.mark.slow  # ~30 s: the play run's workers load the play kernels

@@ -45,6 +45,7 @@ class Run(Generic[S]):
     done: int
     partial: bool
     resumed: int = 0  # of ``done``, the items read back from a checkpoint
+    workers: int | None = None  # the Dask workers it ran on (None: this process's threads)
 
 
 def cold(*kernels: object) -> bool:
@@ -129,7 +130,8 @@ def run_batches(n: int, chunk_size: int, batch: int, work: Callable[[int, int], 
         _guard(True)  # from here until the next run, a Ctrl-C keeps what finished
         values.close()  # on Dask: the tasks still queued are cancelled
         bar.close()
-    return Run(got[0], got[2], got[2] < n, resumed)
+    workers = None if client is None else len(client.nthreads())  # type: ignore[attr-defined]
+    return Run(got[0], got[2], got[2] < n, resumed, workers)
 
 
 #: the command line's Ctrl-C guard (``deferred_interrupts``): on between a run's end and the

@@ -68,6 +68,7 @@ class SimResult:
     threads: int = 1
     threshold: int | None = None  # the variant's 起胡 threshold for this run (胡息)
     resumed: int = 0  # deals read back from a checkpoint (``checkpoint``), not dealt here
+    workers: int | None = None  # the Dask workers the run went to (None: local threads)
     _summary: pl.DataFrame | None = field(default=None, repr=False)
 
     def report(self, per: int | None = None) -> Report:
@@ -78,14 +79,15 @@ class SimResult:
         ``per`` that is not a power of ten."""
         per = check_per(per)
         speed = (self.n - self.resumed) / max(self.seconds, 1e-9)
-        extra = [f"({speed:,.0f} deals/s, thread start-up and compiling not counted)"]
+        extra = [f"({speed:,.0f} deals/s, " + ("the workers' start-up counted)" if self.workers
+                                                else "thread start-up and compiling not counted)")]
         if self.resumed:
             extra.append(f"{self.resumed:,} deals resumed from a checkpoint")
         if self.partial:
             extra.append(f"PARTIAL: interrupted after {self.n:,} of {self.n_requested:,} deals")
         head = header([(self.variant, self.rules_hash)], [self.threshold], seed=self.seed,
                       n=self.n, chunk_size=self.chunk_size, threads=self.threads,
-                      seconds=self.seconds, extra=extra)
+                      seconds=self.seconds, extra=extra, workers=self.workers)
         s = self.summary.filter(~pl.col("metric").str.starts_with("dealer_huxi_"))
         dist = self.huxi_distribution
         notes = ["胡息 of complete dealer hands (% of them): " + ", ".join(
@@ -259,7 +261,7 @@ def deal_runs(variants: list[Variant], n: int, seed: int, threads: int, chunk_si
         P = v.params
         out.append(SimResult(v.key, v.rules_hash, seed, run.done, n, cs, run.partial,
                              P[p.SEATS], P[p.FANXING] == 1, counts, hist, rows, seconds, th,
-                             v.win.threshold, run.resumed))
+                             v.win.threshold, run.resumed, run.workers))
     return out
 
 

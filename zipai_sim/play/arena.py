@@ -255,7 +255,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="decks",
                partial=got.partial, n_requested=decks,
-               chunk_size=cs, threads=th,
+               chunk_size=cs, threads=th, workers=got.workers,
                seconds=time.perf_counter() - t0,
                extra=[f"challenger {challenger} vs baseline {baseline}"
                       + (f" (rollout: {k} worlds per candidate answer)" if rolls else ""),

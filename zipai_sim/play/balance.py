@@ -334,7 +334,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         # run says so in its header, with n = the hands done (as SimResult.report does)
         head = run_fields(v, seed=seed, n=run.done, unit="hands", chunk_size=cs,
                           policies=pols, engine=engine, partial=run.partial, n_requested=n,
-                          threads=1 if engine == "reference" else th)
+                          threads=1 if engine == "reference" else th, workers=run.workers)
         head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
         if "rollout" in pols:
             head["extra"] = [*head.get("extra", ()), f"rollout: {rk} worlds per candidate answer"]

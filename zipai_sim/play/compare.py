@@ -190,7 +190,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     df = _table(vs, names, got.state, alpha, shown)
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="hands",
-               chunk_size=cs, policies=pols, threads=th,
+               chunk_size=cs, policies=pols, threads=th, workers=got.workers,
                seconds=time.perf_counter() - t0, partial=got.partial, n_requested=n,
                extra=[f"each run against {vs[0].key} at threshold {vs[0].win.threshold}, "
                       f"paired on the same hands"])

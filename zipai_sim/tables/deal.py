@@ -120,7 +120,7 @@ def deal_table(variants: VariantLike | Sequence[VariantLike], n: int = 1_000_000
     run = {"variants": [(v.key, v.rules_hash) for v in runs],
            "thresholds": [v.win.threshold for v in runs], "seed": r.seed, "n": r.n,
            "n_requested": n, "partial": r.partial, "chunk_size": r.chunk_size,
-           "threads": r.threads, "seconds": r.seconds}
+           "threads": r.threads, "seconds": r.seconds, "workers": r.workers}
     return ReportFrame.wrap(pl.concat(frames).cast(DEAL_SCHEMA), run)  # type: ignore[arg-type]
 
 
@@ -251,5 +251,6 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
     head = {"variants": [(v.key, v.rules_hash)], "thresholds": [v.win.threshold],
             "seed": seed, "n": run.done, "n_requested": n, "partial": run.partial,
             "chunk_size": cs, "threads": th, "seconds": time.perf_counter() - t0,
+            "workers": run.workers,
             "extra": [f"{metric} after {len(rows)} number{'s' * (len(rows) != 1)} of deals"]}
     return ReportFrame.wrap(df, head)
