@@ -139,6 +139,29 @@ def test_wins_at_the_deal_record_and_replay(case):
         assert sum(x["huxi"] for x in e["groups"]) == e["huxi"]
 
 
+@pytest.mark.parametrize("engine", ["numba", "reference"])
+def test_the_liangzhang_won_on_at_the_deal_is_in_no_hand(engine):
+    """A 地胡 on the 亮张 (changde: a non-dealer wins with it at the deal): the `end` line's
+    dealer hand is the dealt 21 less the 亮张, the card won on (docs/records.md: "the card won
+    on is in no hand"). It listed all 21, 81 cards in the record."""
+    from zipai_sim.cards import parse_hand
+
+    n = 412  # deal 411 of seed 11 is one (random play: the reference engine plays it quickly)
+    _, recs = zs.simulate_hands("changde-paohuzi", n, 11, ["random"] * 3, records=n,
+                                threads=1, engine=engine, progress=False)
+    seen = 0
+    for r in recs:
+        hu = [e for e in r.events if e["event"] == "hu"]
+        if not (hu and r.events[2]["event"] == "hu" and hu[0]["seat"] != 0):
+            continue  # only a win at the deal by a non-dealer (dealt 提 stay in hand then)
+        deal, end = r.events[1], r.events[-2]
+        dealt, left = parse_hand(deal["hands"][0]), parse_hand(end["hands"][0])
+        lz = int(parse_hand(deal["liangzhang"]).argmax())
+        assert left[lz] == dealt[lz] - 1 and left.sum() == dealt.sum() - 1, r.to_jsonl()
+        seen += 1
+    assert seen > 0
+
+
 def test_a_threshold_sweep_record_replays_under_its_own_rules():
     v = zs.load_variant("guangxi-dazipai").with_threshold(25)
     _, recs = zs.simulate_hands(v, 30, 2, records=30, threads=1)

@@ -204,9 +204,13 @@ def build_record(v: Variant, deck: Sequence[int], moves: Sequence[tuple], wins: 
         events.append(e)
     if not wins:
         events.append({"event": "huang"})
+    left = [list(pl.hand) for pl in state.players]
+    if any(how_at_deal(moves, i) and s != 0 for i, (s, what, _) in enumerate(moves)
+           if what.startswith("胡")):  # a 地胡 on the 亮张: the card won on is in no hand
+        left[0][lz] -= 1
     events.append({"event": "end", "draws": int(draws),
-                   "hands": [cards_text(k for k in range(20) for _ in range(pl.hand[k]))
-                             for pl in state.players]})
+                   "hands": [cards_text(k for k in range(20) for _ in range(c[k]))
+                             for c in left]})
     events.append({"event": "settlement", "unit": v.settle.unit, "units": money.units,
                    "fanxing_units": money.fanxing_units,
                    "mingtang": [[n, int(x)] for n, x in money.mingtang],
