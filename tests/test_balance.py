@@ -121,5 +121,6 @@ def test_threads_must_be_a_positive_int(bad):
 
 
 def test_policies_must_be_a_name_or_a_list():
-    with pytest.raises(ValueError, match=r"policies must be .* \(hunan-hengyang has 3 seats\)"):
+    with pytest.raises(ValueError, match=r"policies must be .* \(hunan-hengyang has 3 seats: "
+                                         r"names, or policy objects"):
         simulate_hands("hunan-hengyang", 5, seed=8, policies=None)

@@ -165,6 +165,35 @@ def test_illegal_answers_raise_a_named_value_error(policy, words):
         assert w in str(err.value)
 
 
+class Boom:
+    """Raises its own error at its third discard (a bug in a user's policy)."""
+
+    def __init__(self):
+        self.asked = 0
+
+    def discard(self, obs, options):
+        self.asked += 1
+        if self.asked == 3:
+            raise RuntimeError("boom")
+        return options[0]
+
+
+def test_a_user_policys_own_error_says_where_it_came_from():
+    """The user's exception goes on as it is, with notes naming the policy, seat and question
+    and the deal (simulate_hands) or the match hand (simulate_matches) to replay."""
+    with pytest.raises(RuntimeError, match="boom") as err:
+        simulate_hands("guangxi-81", 20, seed=2, policies=["greedy", Boom(), "greedy"],
+                       engine="reference", progress=False)
+    notes = err.value.__notes__
+    assert notes[0] == "raised by policy Boom at seat 1, asked discard"
+    assert notes[1].startswith("while playing deal ") and "of seed 2 (guangxi-81" in notes[1]
+    with pytest.raises(RuntimeError, match="boom") as err:
+        zs.simulate_matches("guangxi-81", 2, seed=2, policies=["greedy", Boom(), "greedy"],
+                            engine="reference", progress=False)
+    assert err.value.__notes__[1].startswith("while playing hand ")
+    assert "of match 0 of seed 2" in err.value.__notes__[1]
+
+
 def test_as_policy_tells_the_two_styles_apart():
     class Obs:
         def discard(self, obs, options):

@@ -108,14 +108,20 @@ class _Sums:
 
 
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
-                keep: int = 0, on_hand=None, rk: int = 32) -> np.ndarray | None:
+                keep: int = 0, on_hand=None, rk: int = 32, deal0: int = 0,
+                origin: str = "") -> np.ndarray | None:
     """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
     returns the outcome rows, payments and units of the first ``keep`` hands as
-    ``(rows, pay, units)``. ``on_hand(j, game, outcome)`` sees every hand (hand records)."""
+    ``(rows, pay, units)``. ``on_hand(j, game, outcome)`` sees every hand (hand records). An
+    exception from a user policy gets a note naming deal ``deal0 + j`` and ``origin``."""
     kept: list[tuple[np.ndarray, tuple[int, ...], tuple[int, int]]] = []
     for j in range(size):
         game = Game(v, shuffled_deck(key, j), [as_policy(x, rk) for x in policies], key, j)
-        out = game.play()
+        try:
+            out = game.play()
+        except Exception as e:  # a user policy's own error: say which hand to look at
+            e.add_note(f"while playing deal {deal0 + j}{origin}")
+            raise
         money = settle(v, hand_result(game, out))
         sums.add(out, money)
         if on_hand is not None:
@@ -298,8 +304,9 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
             list(policies) if isinstance(policies, (list, tuple)) else None
         if (pols is None or len(pols) != seats
                 or any(isinstance(x, str) and x not in POLICIES for x in pols)):
-            raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats} "
-                             f"of them ({v.key} has {seats} seats), got {policies!r}")
+            raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats}, "
+                             f"one per seat ({v.key} has {seats} seats: names, or policy objects "
+                             f"on the reference engine), got {policies!r}")
         if engine == "numba" and not all(is_named(x) for x in pols):
             raise ValueError("policies: user policy objects play on the reference engine only "
                              "(engine='reference'); the numba engine knows "
@@ -361,7 +368,8 @@ def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: in
         for c in range(first, first + k):
             key, size = int(chunk_keys(seed, c, 1)[0]), int(chunk_sizes(n, cs, c, 1)[0])
             hook = reference_hook(recs, n_rec, seed, c, cs, pols)
-            got = _play_chunk(v, key, size, pols, sums, keep, hook, rk)
+            got = _play_chunk(v, key, size, pols, sums, keep, hook, rk, c * cs,
+                              f" of seed {seed} ({v.key}, chunk size {cs})")
             if got is not None:
                 blocks.append(_sample_block(c, cs, *got))
         return sums, blocks

@@ -169,8 +169,13 @@ def _run(v: Variant, seed: int, m: int, goal: str, hands: int, target: int, pols
     dealer, streak, huang, changes, winner, ended, h = first, 0, 0, 0, -1, False, 0
     for h in range(max_hands):
         at, sitter = table_of(v, dealer)
-        r, reds, bigs, smalls, draws = _hand(v, key, h, [pols[at[s]] for s in range(n)],
-                                             engine, scratch)
+        try:
+            r, reds, bigs, smalls, draws = _hand(v, key, h, [pols[at[s]] for s in range(n)],
+                                                 engine, scratch)
+        except Exception as e:  # a user policy's own error: say which hand to look at
+            e.add_note(f"while playing hand {h} of match {m} of seed {seed} ({v.key}; "
+                       f"play_match(..., seed={seed}, match={m}) plays it alone)")
+            raise
         r = dataclasses.replace(r, huangzhuang_streak=streak)
         ck = (r, reds, bigs, smalls)
         if ck not in cache:
@@ -225,11 +230,13 @@ def _setup(variant, seed, goal, hands, target, policies, engine, first_dealer, m
     n = v.layout.players + (1 if v.layout.sitter else 0)  # players at the table
     if not isinstance(policies, (str, Sequence)):
         raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {n} (one "
-                         f"per player), got {policies!r}")
+                         f"per player: names, or policy objects on the reference engine), got "
+                         f"{policies!r}")
     pols = [policies] * n if isinstance(policies, str) else list(policies)
     if len(pols) != n or any(isinstance(x, str) and x not in POLICIES for x in pols):
         raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {n} (one "
-                         f"per player), got {policies!r}")
+                         f"per player: names, or policy objects on the reference engine), got "
+                         f"{policies!r}")
     if engine not in ("numba", "reference"):
         raise ValueError(f"engine must be 'numba' or 'reference', got {engine!r}")
     if engine == "numba" and not all(is_named(x) for x in pols):

@@ -84,6 +84,15 @@ class _Checked:
         self.user = user
         self.name = type(user).__name__
 
+    def _ask(self, seat: int, what: str, f, *args: object) -> object:
+        """``f(*args)``, the user's method: an exception it raises goes on as it is, with a note
+        naming the policy, the seat and the question (the drivers add the deal)."""
+        try:
+            return f(*args)
+        except Exception as e:
+            e.add_note(f"raised by policy {self.name} at seat {seat}, asked {what}")
+            raise
+
     def _fail(self, seat: int, what: str, answer: object, legal: str) -> None:
         raise ValueError(f"policy {self.name} at seat {seat}: {what} returned {answer!r}, "
                          f"not {legal}")
@@ -117,16 +126,18 @@ class GamePolicy(_Checked):
                              f"{', '.join(missing)} (a Policy needs discard, peng, chi, hu)")
 
     def discard(self, game, seat: int, options: list[int]) -> int:
-        return self._kind(seat, self.user.discard(game, seat, list(options)), options)
+        return self._kind(seat, self._ask(seat, "discard", self.user.discard, game, seat,
+                                          list(options)), options)
 
     def peng(self, game, seat: int, card: int) -> bool:
-        return self._yes(seat, "peng", self.user.peng(game, seat, card))
+        return self._yes(seat, "peng", self._ask(seat, "peng", self.user.peng, game, seat, card))
 
     def chi(self, game, seat: int, card: int, options: list) -> int:
-        return self._index(seat, self.user.chi(game, seat, card, list(options)), options)
+        return self._index(seat, self._ask(seat, "chi", self.user.chi, game, seat, card,
+                                           list(options)), options)
 
     def hu(self, game, seat: int, card: int, huxi: int) -> bool:
-        return self._yes(seat, "hu", self.user.hu(game, seat, card, huxi))
+        return self._yes(seat, "hu", self._ask(seat, "hu", self.user.hu, game, seat, card, huxi))
 
 
 class ObservingPolicy(_Checked):
@@ -134,23 +145,25 @@ class ObservingPolicy(_Checked):
     ``Observation`` (``observe``) and checks the answer; missing methods take the defaults."""
 
     def discard(self, game, seat: int, options: list[int]) -> int:
-        c = self.user.discard(observe(game, seat), list(options))
+        c = self._ask(seat, "discard", self.user.discard, observe(game, seat), list(options))
         return self._kind(seat, c, options)
 
     def peng(self, game, seat: int, card: int) -> bool:
         f = getattr(self.user, "peng", None)
-        return False if f is None else self._yes(seat, "peng", f(observe(game, seat, card), card))
+        return False if f is None else self._yes(
+            seat, "peng", self._ask(seat, "peng", f, observe(game, seat, card), card))
 
     def chi(self, game, seat: int, card: int, options: list) -> int:
         f = getattr(self.user, "chi", None)
         if f is None:
             return -1
-        return self._index(seat, f(observe(game, seat, card), card, list(options)), options)
+        return self._index(seat, self._ask(seat, "chi", f, observe(game, seat, card), card,
+                                           list(options)), options)
 
     def hu(self, game, seat: int, card: int, huxi: int) -> bool:
         f = getattr(self.user, "hu", None)
-        return True if f is None else self._yes(seat, "hu", f(observe(game, seat, card), card,
-                                                              huxi))
+        return True if f is None else self._yes(
+            seat, "hu", self._ask(seat, "hu", f, observe(game, seat, card), card, huxi))
 
 
 def _arity(f: object) -> int:
