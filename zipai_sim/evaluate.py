@@ -148,8 +148,10 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     (True, 18, 0, 2, '', True)
 
     Raises CardError for bad hands, naming the row of a batch and the problem (a count outside
-    0..4, a hand size outside the variant's, a 亮张 not in the hand), TypeError for a ``dealer``
-    that is not a bool, and VariantError for an unknown variant.
+    0..4; a size outside a non-dealer's hand to a dealer's + 1, 20..22 (六胡倒 14..16), whatever
+    ``dealer`` says and whether the variant deals a two-提 extra card: the evaluation is the
+    same for every size in that range; a 亮张 not in the hand), TypeError for a ``dealer`` that
+    is not a bool, and VariantError for an unknown variant.
     """
     v = load_variant(variant)
     if not isinstance(dealer, (bool, np.bool_)):
