@@ -224,3 +224,11 @@ def test_as_policy_tells_the_two_styles_apart():
         as_policy(object())
     with pytest.raises(ValueError, match="unknown policy"):
         as_policy("clever")
+
+    class Defaulted:  # an argument with a default still takes the options
+        def discard(self, obs, options=None):
+            return options[0]
+
+    assert isinstance(as_policy(Defaulted()), ObservingPolicy)
+    with pytest.raises(ValueError, match=r"policy Obs: pass an instance, Obs\(\), not the class"):
+        as_policy(Obs)

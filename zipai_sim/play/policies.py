@@ -166,14 +166,17 @@ class ObservingPolicy(_Checked):
             seat, "hu", self._ask(seat, "hu", f, observe(game, seat, card), card, huxi))
 
 
-def _arity(f: object) -> int:
+def _arity(f: object) -> tuple[int, int]:
+    """The positional arguments ``f`` needs and takes (defaults counted in the second); (-1, -1)
+    for a signature that does not say (``*args``, a builtin)."""
     try:
         params = inspect.signature(f).parameters.values()  # bound method: self excluded
     except (TypeError, ValueError):
-        return -1
+        return -1, -1
     if any(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in params):
-        return -1
-    return sum(1 for q in params if q.default is q.empty)
+        return -1, -1
+    positional = [q for q in params if q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD)]
+    return sum(1 for q in positional if q.default is q.empty), len(positional)
 
 
 def as_policy(x: object, rollout_k: int = 32) -> Policy:
@@ -188,11 +191,13 @@ def as_policy(x: object, rollout_k: int = 32) -> Policy:
         return RolloutPolicy(rollout_k) if x == "rollout" else POLICIES[x]()
     if isinstance(x, (RandomPolicy, GreedyPolicy, RolloutPolicy, _Checked)):  # + LookaheadPolicy
         return x  # type: ignore[return-value]
+    if isinstance(x, type):  # the class itself: its methods would be unbound
+        raise ValueError(f"policy {x.__name__}: pass an instance, {x.__name__}(), not the class")
     f = getattr(x, "discard", None)
-    n = _arity(f) if callable(f) else -1
-    if n == 2:
+    lo, hi = _arity(f) if callable(f) else (-1, -1)
+    if lo <= 2 <= hi:
         return ObservingPolicy(x)  # type: ignore[return-value]
-    if n == 3:
+    if lo <= 3 <= hi:
         return GamePolicy(x)  # type: ignore[return-value]
     raise ValueError(f"policy {type(x).__name__}: needs a method discard(obs, options) or "
                      "discard(game, seat, options) (zipai_sim.play.policies)")
