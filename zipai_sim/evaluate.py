@@ -223,7 +223,8 @@ def explain(hand: HandLike, variant: str | os.PathLike | Variant, incoming: int 
     (18, ('ti', '贰贰贰贰', 12), True)
 
     ``liangzhang``: the dealer's shown card, for the instant shape (衡阳's 亮张-made 五坎, seed
-    000 ⑴); it must be in the hand.
+    000 ⑴); it must be in the hand. An instant win (三提/五坎, RULES.md §6) needs no complete
+    shape: such a hand can give ``win`` True with ``complete`` False and ``huxi`` -1.
 
     Raises CardError for a bad hand or card (a 亮张 not in the hand included), ValueError for a
     bad source.
