@@ -60,6 +60,14 @@ class CheckpointError(ValueError):
     empty when starting afresh."""
 
 
+def refuse_file(folder: str | os.PathLike, name: str = "--checkpoint") -> None:
+    """CheckpointError (a ValueError) when ``folder``, given as ``name``, is a file: a checkpoint
+    is a folder of parts."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise CheckpointError(f"{name} {os.fspath(folder)}: a file, not a folder; give a new "
+                              f"or empty folder")
+
+
 def register(cls: type) -> type:
     """Allow instances of ``cls`` (a plain class whose state is its ``vars()``) in part files."""
     _CLASSES[f"{cls.__module__}.{cls.__qualname__}"] = cls
@@ -191,9 +199,7 @@ class Checkpoint:
             except (ValueError, KeyError, OSError) as e:
                 raise CheckpointError(f"{self.file} is damaged: {e}") from None
         else:
-            if folder.exists() and not folder.is_dir():
-                raise CheckpointError(f"--checkpoint {folder}: a file, not a folder; give a new "
-                                      f"or empty folder")
+            refuse_file(folder)
             if folder.exists() and any(folder.iterdir()):
                 raise CheckpointError(
                     f"--checkpoint {folder}: not an empty folder; resume the run saved there "

@@ -253,9 +253,10 @@ def exact_opening(variant: str | os.PathLike | Variant,
             raise ValueError(f"thresholds must be non-negative integers, got {t!r}")
     if not ths:
         raise ValueError("thresholds must name at least one threshold")
-    if checkpoint is not None and os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
-        raise ValueError(f"checkpoint {os.fspath(checkpoint)}: a file, not a folder; give a new "
-                         "or empty folder")
+    if checkpoint is not None:
+        from ..checkpoint import refuse_file
+
+        refuse_file(checkpoint, "checkpoint")
     want = sorted({int(t) for t in ths})
     if not recompute:
         table = stored(v)

@@ -228,11 +228,8 @@ def _setup(variant, seed, goal, hands, target, policies, engine, first_dealer, m
     seed = check_seed(seed)
     EndRule(goal, 1, hands, target)  # checks goal, hands, target
     n = v.layout.players + (1 if v.layout.sitter else 0)  # players at the table
-    if not isinstance(policies, (str, Sequence)):
-        raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {n} (one "
-                         f"per player: names, or policy objects on the reference engine), got "
-                         f"{policies!r}")
-    pols = [policies] * n if isinstance(policies, str) else list(policies)
+    pols = [policies] * n if isinstance(policies, str) else \
+        list(policies) if isinstance(policies, Sequence) else []
     if len(pols) != n or any(isinstance(x, str) and x not in POLICIES for x in pols):
         raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {n} (one "
                          f"per player: names, or policy objects on the reference engine), got "
