@@ -15,7 +15,7 @@ from .cli_checkpoint import add_checkpoint, checkpointing
 from .cli_dask import dask_client
 from .cli_hands import add_balance_match
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save, stdout_guard
-from .cli_table import cmd_table
+from .cli_table import add_table
 from .play import POLICY_NAMES
 from .report import DEFAULT_SEED
 
@@ -263,112 +263,7 @@ def _add_table_plot(sub) -> None:
     """The ``table KIND`` and ``plot KIND`` subcommands."""
     from .plots import PLOTS
 
-    ta = sub.add_parser("table", help=_doc(cmd_table), description=cmd_table.__doc__)
-    kinds = ta.add_subparsers(dest="kind", parser_class=_Parser, required=True)
-
-    def common(q: argparse.ArgumentParser, seed: bool = True) -> None:
-        q.add_argument("--out", type=Path, default=None, metavar="FILE",
-                       help="also write the table to this Parquet file, with run metadata")
-        q.add_argument("--markdown", action="store_true",
-                       help="print a GitHub Markdown table instead of aligned text")
-        if seed:
-            q.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
-                           help="root seed (default: %(default)s)")
-        q.add_argument("--threads", type=int, default=None, metavar="N",
-                       help="threads (default: all cores)")
-        _add_per(q)
-        q.set_defaults(func=cmd_table)
-
-    de = kinds.add_parser("deal", help="天胡/地胡 rates by variant and threshold (simulate_deals)")
-    de.add_argument("--variants",
-                    action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
-                    help="variant keys or TOML paths (default: guangxi-81)")
-    de.add_argument("--deals", type=int, default=1_000_000, metavar="N",
-                    help="deals per variant and threshold (default: %(default)s)")
-    de.add_argument("--thresholds", type=int,
-                    action=Repeatable, nargs="+", default=None, metavar="T",
-                    help="起胡 thresholds to sweep for every variant, e.g. 15 20 25 30 "
-                    "(default: each variant's own)")
-    de.add_argument("--customary", action="store_true",
-                    help="sweep each variant's customary thresholds ([win].thresholds)")
-    de.add_argument("--all-metrics", action="store_true",
-                    help="keep every simulate_deals metric (翻信 included), not only 天胡/地胡")
-    de.add_argument("--chunk-size", type=int, default=None, metavar="N",
-                    help="deals per chunk (default: 65536)")
-    common(de)
-    add_checkpoint(de)
-    for name, text in (("opening", "P(the seat wins) and mean score by seat and opening "
-                        "features, from whole hands played by --policy"),
-                       ("tenpai", "听 at the deal: exact draw-model chance beside what "
-                        "--policy play won")):
-        q = kinds.add_parser(name, help=text, description=text)
-        q.add_argument("--variants",
-                       action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
-                       help="variant keys or TOML paths (default: guangxi-81)")
-        q.add_argument("--hands", type=int, default=20_000, metavar="N",
-                       help="hands per variant (default: %(default)s)")
-        q.add_argument("--thresholds", type=int,
-                       action=Repeatable, nargs="+", default=None, metavar="T",
-                       help="起胡 thresholds to sweep for every variant (default: each "
-                       "variant's own)")
-        q.add_argument("--policy", choices=POLICY_NAMES, default="greedy",
-                       help="policy of every seat (default: %(default)s)")
-        q.add_argument("--by", action=Repeatable, nargs="*", default=["seat"], metavar="COLUMN",
-                       help="record columns to group by (default: seat); features: "
-                       "opening_huxi ti kan red tenpai waits")
-        q.add_argument("--records", type=Path, default=None, metavar="FILE",
-                       help="also write the per-seat-hand records to this Parquet file")
-        if name == "opening":
-            q.add_argument("--bin", action="append", default=None, metavar="COLUMN=WIDTH",
-                           help="floor a numeric column to bins, e.g. opening_huxi=6 "
-                           "(repeat; default: no bins)")
-        else:
-            q.add_argument("--step", type=float, default=0.1, metavar="P",
-                           help="width of the p_draw bands (default: %(default)s)")
-        common(q)
-        add_checkpoint(q)
-    wa = kinds.add_parser("waits", help="the hand calculator: waits (听), 胡息, chances")
-    wa.add_argument("text", help="the hand, e.g. '一二三 四五六 …' or 's1 s2 s3 …'")
-    wa.add_argument("--variant", default="guangxi-81",
-                    help="variant key or TOML path (default: %(default)s)")
-    wa.add_argument("--meld", action="append", default=None, metavar="GROUP",
-                    help="a group on the table, e.g. '碰 五五五' or 'chi s1 s2 s3' (repeat; "
-                    "default: none)")
-    wa.add_argument("--unseen", default=None, metavar="CARDS",
-                    help="the cards the player cannot see (default: all not in hand/table/seen)")
-    wa.add_argument("--seen", default=None, metavar="CARDS",
-                    help="other cards the player has seen (default: none)")
-    wa.add_argument("--stock", type=int, default=None, metavar="N",
-                    help="cards left in the stock (default: the variant's whole stock)")
-    wa.add_argument("--own-draws", type=int, default=None, metavar="N",
-                    help="stock cards the player draws (default: ⌈stock / players⌉)")
-    wa.add_argument("--discards", type=int, default=0, metavar="N",
-                    help="other players' discards the player will yet see (default: 0)")
-    wa.add_argument("--sims", type=int, default=20_000, metavar="N",
-                    help="Monte Carlo draws of the model (default: %(default)s)")
-    wa.add_argument("--play", type=int, default=0, metavar="N",
-                    help="hands played by --policy from the deal with this hand, a dealt hand "
-                    "only (default: 0, none)")
-    wa.add_argument("--seat", type=int, default=1, metavar="S",
-                    help="the hand's seat for --play, a non-dealer (default: %(default)s)")
-    wa.add_argument("--policy", choices=POLICY_NAMES, default=None,
-                    help="policy of every seat in the --play hands (default: greedy)")
-    common(wa)
-    add_checkpoint(wa)
-    co = kinds.add_parser("convergence", help="one simulate_deals rate as deals accumulate")
-    co.add_argument("--variant", default="guangxi-81",
-                    help="variant key or TOML path (default: %(default)s)")
-    co.add_argument("--metric", default="tianhu",
-                    help="a simulate_deals rate, e.g. tianhu, dihu, dealer_two_ti (default: "
-                    "%(default)s)")
-    co.add_argument("--deals", type=int, default=1_000_000, metavar="N",
-                    help="largest n (default: %(default)s)")
-    co.add_argument("--points", type=int, default=12, metavar="K",
-                    help="values of n (default: %(default)s)")
-    co.add_argument("--start", type=int, default=1000, metavar="N",
-                    help="smallest n (default: %(default)s)")
-    common(co)
-    add_checkpoint(co)
+    add_table(sub, _doc, _add_per, _Parser)
 
     po = sub.add_parser("plot", help=_doc(cmd_plot), description=cmd_plot.__doc__)
     po.add_argument("kind", choices=sorted(PLOTS), help="which figure")
