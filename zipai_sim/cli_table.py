@@ -163,10 +163,12 @@ def add_table(sub, doc, add_per, parser_class) -> None:
         add_per(q)
         q.set_defaults(func=cmd_table)
 
+    def variants_flag(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--variants", action=Repeatable, nargs="+", default=["guangxi-81"],
+                       metavar="VARIANT", help="variant keys or TOML paths (default: guangxi-81)")
+
     de = kinds.add_parser("deal", help="天胡/地胡 rates by variant and threshold (simulate_deals)")
-    de.add_argument("--variants",
-                    action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
-                    help="variant keys or TOML paths (default: guangxi-81)")
+    variants_flag(de)
     de.add_argument("--deals", type=int, default=1_000_000, metavar="N",
                     help="deals per variant and threshold (default: %(default)s)")
     de.add_argument("--thresholds", type=int,
@@ -186,9 +188,7 @@ def add_table(sub, doc, add_per, parser_class) -> None:
                        ("tenpai", "听 at the deal: exact draw-model chance beside what "
                         "--policy play won")):
         q = kinds.add_parser(name, help=text, description=text)
-        q.add_argument("--variants",
-                       action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
-                       help="variant keys or TOML paths (default: guangxi-81)")
+        variants_flag(q)
         q.add_argument("--hands", type=int, default=20_000, metavar="N",
                        help="hands per variant (default: %(default)s)")
         q.add_argument("--thresholds", type=int,
