@@ -1,6 +1,10 @@
 """Claims on a card (RULES.md §5–§6): the discard, the forced 提/偎/跑, the optional 碰 and 吃 (with
 its 比) in seat order, the 臭牌 marks of passed claims, and what happens to a discarded
 (``_on_discard``) or drawn (``_on_draw``) card.
+
+The handlers are inlined into the turn loop (``inline="always"``): numba passes a tuple and
+every array member by member, so a call to ``_on_draw`` took 168 machine words (the params
+tuple's 39, each scratch array's 5 + 2 × ndim), more than a random seat's whole answer costs.
 """
 
 from numba import njit
@@ -91,7 +95,7 @@ def _lay_opening_ti(P, hands, melds, ints, moves, s):
             _say(moves, ints, s, A_DEAL_TI, 0, k, 4)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves, policies,
                     s):
     """``Game.choose_discard``: the options are the free kinds in order (坎 are never
@@ -209,7 +213,7 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
     return taker
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, moves, policies, s,
               c):
     """``Game.offer_chi`` once the card is known not 臭: options, the policy, the 吃."""
@@ -284,7 +288,7 @@ def _mark_passed(P, marks, ints, c, taker):
     ints[I_NPASS] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
     """The optional claims on card ``c`` shown by seat ``src`` (``Game.claim_rest``): 碰 by the
     others, then 吃 by ``src`` itself (a drawn card only) and by the next seat; then the 臭牌
@@ -306,7 +310,7 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
     return taker
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _on_discard(P, S, deck, moves, out, policies, d, c):
     """``Game.on_discard``: WIN, the seat that took ``c``, or NONE."""
     hands, marks, melds, ints, rng, work, tmp, cs, opts, fl, memo = S
@@ -328,7 +332,7 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
     return _peng_chi_or_pass(P, S, moves, policies, d, c, _I(0))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _on_draw(P, S, deck, moves, out, policies, t, c, last):
     """``Game.on_draw``: WIN, the seat that took ``c``, or NONE."""
     hands, marks, melds, ints, rng, work, tmp, cs, opts, fl, memo = S

@@ -136,7 +136,7 @@ def _slot(full, aux):
     return ((full * _I(-7046029254386353131)) ^ aux) >> 40 & (MEMO - 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
     """``vw`` of a packed hand at rest (``drawn``: a kind with one unseen copy fewer, or -1).
     ``fl[FL_WAITS]`` is left 1.0 when the hand has a winning wait at all, live or not (a fact of

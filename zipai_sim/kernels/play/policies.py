@@ -13,7 +13,7 @@ from ..automaton import build as build_automaton
 from ..freetab import free_tab
 from ..hand import group_points, is_win
 from ..packed import LOW, W, orphans
-from .layout import _I, I_FULL, I_NOW, I_NOW_KEY, MELD_PENG, POL_RANDOM
+from .layout import _I, I_FO, I_FULL, I_NOW, I_NOW_KEY, I_TH, MELD_PENG, POL_RANDOM
 from .state import _below, _chi_left, _fours, _pts, _table_huxi
 
 
@@ -300,14 +300,21 @@ def _after(P, pk, nf, k3, h4, locked, fours, floor):
     return top
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
-    """``policy.discard`` among ``opts[:nopt]`` (``GreedyPolicy.best_discard``: the first
-    best option)."""
+    """``policy.discard`` among ``opts[:nopt]``. Inlined into the turn loop: a call that
+    passes the whole state costs more than a random seat's answer, so only greedy calls."""
     if policies[s] == POL_RANDOM:
         return opts[_below(rng, ints, s, nopt)]
-    pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], _table_huxi(melds, ints, s),
-                                           _fours(melds, ints, s))
+    return _greedy_discard(P, ints[I_FULL + s], _table_huxi(melds, ints, s),
+                           _fours(melds, ints, s), opts, nopt)
+
+
+@njit(cache=True, _nrt=False)
+def _greedy_discard(P, full, th, fo, opts, nopt):
+    """``GreedyPolicy.best_discard`` of the packed whole hand ``full`` (table 胡息 ``th``, fours
+    ``fo``) among ``opts[:nopt]``: the first best option."""
+    pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
     m1 = (pk | (pk >> 1)) & LOW
     o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
@@ -327,13 +334,19 @@ def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
     return pick
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
     """``policy.peng``: 碰 when the best discard after it scores more than the hand now."""
     if policies[s] == POL_RANDOM:
         return _below(rng, ints, s, 2) == 1
-    th = _table_huxi(melds, ints, s)
-    fo = _fours(melds, ints, s)
+    return _greedy_peng(P, ints, _I(s), _I(c))
+
+
+@njit(cache=True, _nrt=False)
+def _greedy_peng(P, ints, s, c):
+    """``GreedyPolicy.peng`` of seat ``s`` on card ``c``."""
+    th = ints[I_TH + s]
+    fo = ints[I_FO + s]
     pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], th, fo)
     now = _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo)
     b = _I(1) << (W * c)
@@ -341,13 +354,19 @@ def _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, s, c):
                   now) > now
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, s, c, nopt):
     """``policy.chi`` over the options ``cs[:nopt]``: index or -1."""
     if policies[s] == POL_RANDOM:
         return _below(rng, ints, s, nopt + 1) - 1
-    th = _table_huxi(melds, ints, s)
-    fo = _fours(melds, ints, s)
+    return _greedy_chi(P, ints, cs, _I(s), _I(c), _I(nopt))
+
+
+@njit(cache=True, _nrt=False)
+def _greedy_chi(P, ints, cs, s, c, nopt):
+    """``GreedyPolicy.chi`` of seat ``s`` over the 吃 options ``cs[:nopt]`` of card ``c``."""
+    th = ints[I_TH + s]
+    fo = ints[I_FO + s]
     full = ints[I_FULL + s]
     pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
     best = _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo)

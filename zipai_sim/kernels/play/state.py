@@ -134,37 +134,6 @@ def _set_count(hands, ints, s, k, n):
         ints[I_F4 + s] += 1
 
 
-@njit(cache=True, _nrt=False)
-def _repack(hands, ints, s):
-    """Recompute seat ``s``'s packed words from its counts (after a 吃 wrote them)."""
-    pk = _I(0)
-    nf = _I(0)
-    f4 = _I(0)
-    full = _I(0)
-    for k in range(20):
-        n = _I(hands[s, k])
-        full += n << (W * k)
-        if n == 4:
-            f4 += 1
-        elif n < 3:
-            pk += n << (W * k)
-            nf += n
-    ints[I_PK + s] = pk
-    ints[I_NF + s] = nf
-    ints[I_F4 + s] = f4
-    ints[I_FULL + s] = full
-    ints[I_HELD + s] = _held(full)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _held(full):
-    t = _I(0)
-    while full != 0:
-        t += full & 7
-        full >>= W
-    return t
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
     """Index of the first 偎/臭偎 (``wei_ok``) or 碰 (``peng_ok``) of kind ``c``, or -1."""
@@ -301,12 +270,21 @@ def _chi_left(P, full, cs, c, i):
     return full, gain
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _take_chi(P, hands, ints, cs, s, c, i):
-    """Take 吃 option ``cs[i]`` of card ``c`` out of seat ``s``'s hand (counts and packed words);
-    returns the 胡息 of the groups laid."""
-    full, gain = _chi_left(P, ints[I_FULL + s], cs, c, i)
-    for k in range(20):
-        hands[s, k] = (full >> (W * k)) & 7
-    _repack(hands, ints, s)
+    """Take 吃 option ``cs[i]`` of card ``c`` out of seat ``s``'s hand (counts and packed words,
+    a card at a time: at most 8 leave); returns the 胡息 of the groups laid."""
+    gain = _I(0)
+    for g in range(3):
+        code = cs[i, g]
+        if code == NO_GROUP:
+            continue
+        skip = c if g == 0 else -1
+        for t in range(3):
+            k = gcard(code, t)
+            if k == skip:
+                skip = -1
+                continue
+            _set_count(hands, ints, s, k, hands[s, k] - 1)
+        gain += run_pts(P, code)
     return gain

@@ -120,7 +120,7 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
     """``Game.can_win``: the 胡息 of a win of seat ``s`` on ``c``, or -1. The exact pre-tests
     run here first, so that most calls call nothing."""
