@@ -5,6 +5,7 @@ that most "can this seat win?" questions cost no call (RULES.md §3, §6).
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ... import params as p
 from ..chi import NO_GROUP, gcard
@@ -273,18 +274,12 @@ def _chi_left(P, full, cs, c, i):
 @njit(cache=True, _nrt=False, inline="always")
 def _take_chi(P, hands, ints, cs, s, c, i):
     """Take 吃 option ``cs[i]`` of card ``c`` out of seat ``s``'s hand (counts and packed words,
-    a card at a time: at most 8 leave); returns the 胡息 of the groups laid."""
-    gain = _I(0)
-    for g in range(3):
-        code = cs[i, g]
-        if code == NO_GROUP:
-            continue
-        skip = c if g == 0 else -1
-        for t in range(3):
-            k = gcard(code, t)
-            if k == skip:
-                skip = -1
-                continue
-            _set_count(hands, ints, s, k, hands[s, k] - 1)
-        gain += run_pts(P, code)
+    one ``_set_count`` per kind that gives cards); returns the 胡息 of the groups laid."""
+    full = ints[I_FULL + s]
+    left, gain = _chi_left(P, full, cs, c, i)
+    taken = full - left  # per kind, the cards it gives (never more than it holds: no borrow)
+    while taken != 0:
+        k = trailing_zeros(taken) // W
+        _set_count(hands, ints, s, k, hands[s, k] - ((taken >> (W * k)) & 7))
+        taken &= ~(_I(7) << (W * k))
     return gain
