@@ -59,6 +59,19 @@ class Repeatable(argparse.Action):
         setattr(namespace, self.dest, list(values) if first else [*have, *values])
 
 
+def add_variants(q: argparse.ArgumentParser) -> None:
+    """``--variants`` (repeatable, default guangxi-81), as the sweep commands take it."""
+    q.add_argument("--variants", action=Repeatable, nargs="+", default=["guangxi-81"],
+                   metavar="VARIANT", help="variant keys or TOML paths (default: guangxi-81)")
+
+
+def add_thresholds(q: argparse.ArgumentParser) -> None:
+    """``--thresholds`` (repeatable, default None: each variant's own 起胡, RULES.md §8)."""
+    q.add_argument("--thresholds", type=int, action=Repeatable, nargs="+", default=None,
+                   metavar="T", help="起胡 thresholds to sweep for every variant, e.g. 15 20 25 "
+                   "30 (default: each variant's own)")
+
+
 def at_least_one(n: int, flag: str) -> None:
     """A run of zero deals, hands or matches is a mistake on the command line (Python accepts
     ``n = 0`` and returns an empty summary); zero and negatives get the same message."""

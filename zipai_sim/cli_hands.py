@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .cli_arena import add_rollout_k
 from .cli_bounds import CliError as _Fail
-from .cli_bounds import Repeatable, seed_arg
+from .cli_bounds import Repeatable, add_thresholds, add_variants, seed_arg
 from .cli_bounds import at_least_one as _at_least_one
 from .cli_checkpoint import add_checkpoint, add_seed_threads
 from .cli_outputs import check_out, distinct_outputs, partial_path, rows_path, save
@@ -140,15 +140,10 @@ def add_balance_match(sub, _doc, _add_per) -> None:
     """The ``balance`` and ``match`` subcommands on the subparsers ``sub`` (``_doc``: a docstring
     as help; ``_add_per``: the ``--per`` option)."""
     ba = sub.add_parser("balance", help=_doc(cmd_balance), description=cmd_balance.__doc__)
-    ba.add_argument("--variants",
-                    action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
-                    help="variant keys or TOML paths (default: guangxi-81)")
+    add_variants(ba)
     ba.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands per variant (default: %(default)s)")
-    ba.add_argument("--thresholds", type=int,
-                    action=Repeatable, nargs="+", default=None, metavar="T",
-                    help="sweep these 起胡 thresholds for every variant, e.g. 15 20 25 30 "
-                    "(default: each variant's own)")
+    add_thresholds(ba)
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ba.add_argument("--policy", "--policies", dest="policy",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli_bounds import CliError, Repeatable, at_least_one, seed_arg
+from .cli_bounds import CliError, Repeatable, add_thresholds, add_variants, at_least_one, seed_arg
 from .cli_checkpoint import add_checkpoint
 from .cli_outputs import check_out, distinct_outputs, partial_path, save
 from .play import POLICY_NAMES
@@ -163,18 +163,11 @@ def add_table(sub, doc, add_per, parser_class) -> None:
         add_per(q)
         q.set_defaults(func=cmd_table)
 
-    def variants_flag(q: argparse.ArgumentParser) -> None:
-        q.add_argument("--variants", action=Repeatable, nargs="+", default=["guangxi-81"],
-                       metavar="VARIANT", help="variant keys or TOML paths (default: guangxi-81)")
-
     de = kinds.add_parser("deal", help="天胡/地胡 rates by variant and threshold (simulate_deals)")
-    variants_flag(de)
+    add_variants(de)
     de.add_argument("--deals", type=int, default=1_000_000, metavar="N",
                     help="deals per variant and threshold (default: %(default)s)")
-    de.add_argument("--thresholds", type=int,
-                    action=Repeatable, nargs="+", default=None, metavar="T",
-                    help="起胡 thresholds to sweep for every variant, e.g. 15 20 25 30 "
-                    "(default: each variant's own)")
+    add_thresholds(de)
     de.add_argument("--customary", action="store_true",
                     help="sweep each variant's customary thresholds ([win].thresholds)")
     de.add_argument("--all-metrics", action="store_true",
@@ -188,13 +181,10 @@ def add_table(sub, doc, add_per, parser_class) -> None:
                        ("tenpai", "听 at the deal: exact draw-model chance beside what "
                         "--policy play won")):
         q = kinds.add_parser(name, help=text, description=text)
-        variants_flag(q)
+        add_variants(q)
         q.add_argument("--hands", type=int, default=20_000, metavar="N",
                        help="hands per variant (default: %(default)s)")
-        q.add_argument("--thresholds", type=int,
-                       action=Repeatable, nargs="+", default=None, metavar="T",
-                       help="起胡 thresholds to sweep for every variant (default: each "
-                       "variant's own)")
+        add_thresholds(q)
         q.add_argument("--policy", choices=POLICY_NAMES, default="greedy",
                        help="policy of every seat (default: %(default)s)")
         q.add_argument("--by", action=Repeatable, nargs="*", default=["seat"], metavar="COLUMN",
