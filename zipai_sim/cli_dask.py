@@ -5,6 +5,7 @@ cluster, an in-process ``LocalCluster`` or an existing one, with the local resul
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import sys
 from collections.abc import Iterator
@@ -30,7 +31,6 @@ def local_cluster(workers: int):
     """A ``LocalCluster`` of ``workers`` processes of one thread, the machine's cores shared
     between them (``NUMBA_NUM_THREADS`` per worker): N processes each running numba on every
     core would oversubscribe the machine N times."""
-    import logging
     import os
 
     import distributed
@@ -125,9 +125,17 @@ def dask_client(a: argparse.Namespace) -> Iterator[None]:
     print(f"dask: {len(client.nthreads())} workers, "
           f"{sum(client.nthreads().values())} threads", file=sys.stderr)
     a.client = client
+    # A Ctrl-C that lands while distributed's ``sync`` is still setting up its future makes
+    # that function's cancel callback fail with a NameError, which tornado logs as a traceback
+    # (distributed 2026.8); the run itself stops cleanly and keeps its batches, so the log is
+    # noise to a user who pressed Ctrl-C.
+    tornado_log = logging.getLogger("tornado.application")
+    level = tornado_log.level
+    tornado_log.setLevel(logging.CRITICAL)
     try:
         yield
     finally:
+        tornado_log.setLevel(level)
         client.close()
         if cluster is not None:
             cluster.close()
