@@ -188,18 +188,20 @@ def test_batch_frame_has_the_documented_columns_and_dtypes():
     assert df.filter(pl.col("instant") == "wukan").height == 1  # compares as text
 
 
-def test_instant_column_is_the_same_with_and_without_adopted_codes(monkeypatch):
-    """The ``instant`` Enum built from the kernel's codes (``cat.to`` where polars has it, a
-    gather otherwise) reads the same, and the §10 batch's instant shapes come out either way."""
+def test_instant_column_reads_the_kernel_codes():
+    """The ``instant`` Enum built from the kernel's codes (``hand.INSTANT_*``) reads as the
+    shapes' names, and the §10 batch's instant shapes come out of ``evaluate_opening``."""
     import numpy as np
 
     from zipai_sim import evaluate
+    from zipai_sim.kernels import hand as khand
 
-    codes = np.array([0, 1, 2, 2, 0, 1], np.int8)
+    codes = np.array([khand.INSTANT_NONE, khand.INSTANT_SANTI, khand.INSTANT_WUKAN,
+                      khand.INSTANT_WUKAN, khand.INSTANT_NONE, khand.INSTANT_SANTI], np.int8)
     want = ["", "santi", "wukan", "wukan", "", "santi"]
-    assert evaluate._instant_column(codes).to_list() == want
-    monkeypatch.setattr(evaluate, "_CODES_TO_ENUM", False)
-    assert evaluate._instant_column(codes).to_list() == want
+    col = evaluate._instant_column(codes)
+    assert col.to_list() == want
+    assert col.dtype == evaluate.INSTANT
     df = zs.evaluate_opening(_section_10_batch(), V81)
     assert df["instant"].to_list() == [r[3] for r in SECTION_10]
     assert df["instant"].dtype == evaluate.INSTANT
