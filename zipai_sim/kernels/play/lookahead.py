@@ -24,6 +24,7 @@ from ... import params as p
 from ..deal import DECK
 from ..hand import group_points
 from ..packed import LOW, W, orphans
+from ..ting import ting, ting_after_discard
 from .layout import (
     _I,
     FL_T0,
@@ -50,6 +51,7 @@ from .policies import (
     _dead,
     _kind,
     _minus,
+    _need,
     _reach,
     _score,
     _wait_huxi,
@@ -168,6 +170,8 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
                 acc += u * (max(hx - th, 0) + 3)
     else:
         cand, need0 = _cands(pk, nf, k3, h4, fours)
+        if cand != 0 and not ting(pk, k3, need0):
+            cand = _I(0)  # no wait at all
         mask = _I(0)
         pack = _I(0)
         n = _I(0)
@@ -230,7 +234,8 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
     Which (draw ``j``, discard ``d``) leave a hand with a winning wait does not depend on what
     is unseen: a hand's pairs (at most 6) are kept in the ``v1`` rows of ``memo`` with the draws
     explored, and a hand met again evaluates only them. The sum skips the other draws, whose
-    terms are ``u · 0.0``: the same doubles in the same order."""
+    terms are ``u · 0.0``: the same doubles in the same order. A draw after which no discard
+    can leave a wait (``ting.ting_after_discard``) is not explored."""
     w0, w1, w2, w3, w4, w5 = _words(P, full, th, fo)
     aux = (th << 8) | fo | (_I(1) << 62)
     r = _step_slot(full, aux)
@@ -265,6 +270,8 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
         if u <= 0:
             continue
         pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
+        if not ting_after_discard(pk, k3, _need(fours)):
+            continue  # no discard leaves a wait: the term is u · 0.0
         opt = (pk | (pk >> 1)) & LOW
         o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
         reach_all = _reach(o1)
@@ -307,6 +314,8 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
     m1 = (pk | (pk >> 1)) & LOW
     o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
+    # no free discard leaves a wait: each scores vw = 0.0 and g = 0 unasked
+    none = not ting_after_discard(pk, k3, _need(fours))
     top = 0.0
     x = optmask
     while x != 0:
@@ -314,7 +323,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
         x ^= b
         k = _kind(b)
         v = 0.0
-        if not (m1 & b and _dead(o1, reach_all, b)):
+        if not (m1 & b and (none or _dead(o1, reach_all, b))):
             a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
             v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, _I(-1), fl, _I(FL_T0))
         fl[k] = v
@@ -335,7 +344,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
             v1 = _step_value(P, memo, full - b, th, fo, U, utot, fl)
             if v1 < tv1:
                 continue
-        if m1 & b and _dead(o1, reach_all, b):
+        if m1 & b and (none or _dead(o1, reach_all, b)):
             g = _I(0)  # what _score answers for a hand without a wait
         else:
             a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)

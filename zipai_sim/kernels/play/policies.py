@@ -13,6 +13,7 @@ from ..automaton import build as build_automaton
 from ..freetab import free_tab
 from ..hand import group_points, is_win
 from ..packed import LOW, W, orphans
+from ..ting import ting, ting_after_discard
 from .layout import _I, I_FO, I_FULL, I_NOW, I_NOW_KEY, I_TH, MELD_PENG, POL_RANDOM
 from .state import _below, _chi_left, _fours, _pts, _table_huxi
 
@@ -215,8 +216,11 @@ def _score(P, pk, nf, k3, h4, locked, fours, floor):
 
     ``floor``: the caller only needs scores above it (the best so far); once the kinds left
     cannot lift the score above ``floor`` (each adds at most one win and one wait) the answer
-    is some value ≤ ``floor``. Exact whenever the true score is above ``floor``."""
+    is some value ≤ ``floor``. Exact whenever the true score is above ``floor``. A hand that
+    ``ting.ting`` finds without a wait (most hands asked about) scores 0 unsearched."""
     cand, need0 = _cands(pk, nf, k3, h4, fours)
+    if cand != 0 and not ting(pk, k3, need0):
+        return _I(0)
     win = _I(0)
     waits = _I(0)
     best = _I(0)
@@ -256,6 +260,12 @@ def _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _need(fours):
+    """1 when a four-card group is held, so that a win owes a pair (``_cands``' ``need0``)."""
+    return _I(1) if fours >= 1 else _I(0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _reach(o):
     """The kinds whose arrival could fix every orphan in the spaced mask ``o`` (all kinds for
     none): the intersection of their ``NEIGHBOURS``."""
@@ -284,7 +294,10 @@ def _after(P, pk, nf, k3, h4, locked, fours, floor):
     """``GreedyPolicy._after`` as far as a caller comparing it with ``floor ≥ 0`` needs: the
     best discard's score of a packed hand (options: the free kinds in order) when it is above
     ``floor``, else ``floor`` (also without a free card, where the reference says 0). Discards
-    that leave no wait (score 0 ≤ ``floor``) are skipped unscored (``_dead``)."""
+    that leave no wait (score 0 ≤ ``floor``) are skipped unscored (``_dead``), and all of them
+    when no discard can leave a wait (``ting.ting_after_discard``: about 4 hands in 5)."""
+    if not ting_after_discard(pk, k3, _need(fours)):
+        return _I(floor)
     opt = (pk | (pk >> 1)) & LOW
     o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
@@ -316,6 +329,11 @@ def _greedy_discard(P, full, th, fo, opts, nopt):
     ``fo``) among ``opts[:nopt]``: the first best option."""
     pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
     m1 = (pk | (pk >> 1)) & LOW
+    asked = _I(0)
+    for i in range(nopt):
+        asked |= _I(1) << (W * opts[i])
+    if asked & ~m1 == 0 and not ting_after_discard(pk, k3, _need(fours)):
+        return opts[0]  # every option scores 0: the first is the first best
     o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
     top = _I(-1)
