@@ -141,7 +141,10 @@ I_FZ = 98  # the frozen question: FZ_* offsets below, then its candidate answers
 FZ_SEAT, FZ_KIND, FZ_CARD, FZ_NR, FZ_N, FZ_OPTS = range(6)
 MAX_CANDS = 48  # candidate answers of one question kept (≤ 20 discards; 吃 options beyond: dropped)
 FZ_COLS = FZ_OPTS + MAX_CANDS
-N_RESET = I_FZ + FZ_COLS  # ``play_hand`` zeroes ints[:N_RESET]; the rest is the driver's
+# greedy's best discard after the 碰/吃 it took (``policies._greedy_peng``/``_greedy_chi``), for
+# the discard that follows: per seat the hand's key (hand | 1 << 62; table 胡息 << 8 | fours)
+I_NEXT_KEY = I_FZ + FZ_COLS  # and the kind (``I_NEXT_KEY + 8 + s``)
+N_RESET = I_NEXT_KEY + 12  # ``play_hand`` zeroes ints[:N_RESET]; the rest is the driver's
 I_MODE = N_RESET  # 0 plain play, 1 replay of a rollout answer list, 2 a playout world
 I_RO_N = N_RESET + 1  # answers in the list
 I_RO_D = N_RESET + 2  # the list: every rollout question of the hand, in the order met

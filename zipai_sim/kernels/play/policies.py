@@ -14,7 +14,17 @@ from ..freetab import free_tab
 from ..hand import group_points, is_win
 from ..packed import LOW, W, orphans
 from ..ting import ting, ting_after_discard
-from .layout import _I, I_FO, I_FULL, I_NOW, I_NOW_KEY, I_TH, MELD_PENG, POL_RANDOM
+from .layout import (
+    _I,
+    I_FO,
+    I_FULL,
+    I_NEXT_KEY,
+    I_NOW,
+    I_NOW_KEY,
+    I_TH,
+    MELD_PENG,
+    POL_RANDOM,
+)
 from .state import _below, _chi_left, _fours, _pts, _table_huxi
 
 
@@ -297,11 +307,12 @@ def _after(P, pk, nf, k3, h4, locked, fours, floor):
     that leave no wait (score 0 ≤ ``floor``) are skipped unscored (``_dead``), and all of them
     when no discard can leave a wait (``ting.ting_after_discard``: about 4 hands in 5)."""
     if not ting_after_discard(pk, k3, _need(fours)):
-        return _I(floor)
+        return _I(floor), _I(-1)
     opt = (pk | (pk >> 1)) & LOW
     o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
     top = _I(floor)
+    arg = _I(-1)
     while opt != 0:
         b = opt & -opt
         opt ^= b
@@ -310,7 +321,17 @@ def _after(P, pk, nf, k3, h4, locked, fours, floor):
         sc = _score(P, pk - b, nf - 1, k3, h4, locked, fours, top)
         if sc > top:
             top = sc
-    return top
+            arg = _kind(b)
+    return top, arg
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _keep_next(ints, s, full, th, fo, kind):
+    """Remember ``kind`` as seat ``s``'s best discard of the hand ``full`` (table 胡息 ``th``,
+    fours ``fo``) that the 碰/吃 it takes leaves (``_after``'s first best, above the floor)."""
+    ints[I_NEXT_KEY + s] = full | (_I(1) << 62)
+    ints[I_NEXT_KEY + 4 + s] = (th << 8) | fo
+    ints[I_NEXT_KEY + 8 + s] = kind
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -319,21 +340,29 @@ def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
     passes the whole state costs more than a random seat's answer, so only greedy calls."""
     if policies[s] == POL_RANDOM:
         return opts[_below(rng, ints, s, nopt)]
-    return _greedy_discard(P, ints[I_FULL + s], _table_huxi(melds, ints, s),
+    return _greedy_discard(P, ints, _I(s), ints[I_FULL + s], _table_huxi(melds, ints, s),
                            _fours(melds, ints, s), opts, nopt)
 
 
 @njit(cache=True, _nrt=False)
-def _greedy_discard(P, full, th, fo, opts, nopt):
-    """``GreedyPolicy.best_discard`` of the packed whole hand ``full`` (table 胡息 ``th``, fours
-    ``fo``) among ``opts[:nopt]``: the first best option."""
+def _greedy_discard(P, ints, s, full, th, fo, opts, nopt):
+    """``GreedyPolicy.best_discard`` of seat ``s``'s packed whole hand ``full`` (table 胡息
+    ``th``, fours ``fo``) among ``opts[:nopt]``: the first best option. Where the options are
+    the hand's free kinds, the answer is ``_after``'s: the one the 碰/吃 just taken found
+    (``_keep_next``), else none scores above 0 when ``ting_after_discard`` says so (the first)."""
     pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
     m1 = (pk | (pk >> 1)) & LOW
     asked = _I(0)
     for i in range(nopt):
         asked |= _I(1) << (W * opts[i])
-    if asked & ~m1 == 0 and not ting_after_discard(pk, k3, _need(fours)):
-        return opts[0]  # every option scores 0: the first is the first best
+    if asked == m1:
+        if (ints[I_NEXT_KEY + s] == full | (_I(1) << 62)
+                and ints[I_NEXT_KEY + 4 + s] == (th << 8) | fo):
+            return ints[I_NEXT_KEY + 8 + s]
+        if not ting_after_discard(pk, k3, _need(fours)):
+            return opts[0]  # every option scores 0: the first is the first best
+    elif asked & ~m1 == 0 and not ting_after_discard(pk, k3, _need(fours)):
+        return opts[0]
     o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
     top = _I(-1)
@@ -368,8 +397,11 @@ def _greedy_peng(P, ints, s, c):
     pk, nf, k3, h4, locked, fours = _words(P, ints[I_FULL + s], th, fo)
     now = _score_now(P, ints, s, pk, nf, k3, h4, locked, fours, th, fo)
     b = _I(1) << (W * c)
-    return _after(P, pk - 2 * b, nf - 2, k3, h4, locked + _pts(P, MELD_PENG, c), fours,
-                  now) > now
+    gain = _pts(P, MELD_PENG, c)
+    top, arg = _after(P, pk - 2 * b, nf - 2, k3, h4, locked + gain, fours, now)
+    if top > now:
+        _keep_next(ints, s, ints[I_FULL + s] - 2 * b, th + gain, fo, arg)
+    return top > now
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -392,8 +424,9 @@ def _greedy_chi(P, ints, cs, s, c, nopt):
     for i in range(nopt):
         left, gain = _chi_left(P, full, cs, c, i)
         a, b, x, d, e, f = _words(P, left, th + gain, fo)
-        sc = _after(P, a, b, x, d, e, f, best)
+        sc, arg = _after(P, a, b, x, d, e, f, best)
         if sc > best:
             best = sc
             pick = i
+            _keep_next(ints, s, left, th + gain, fo, arg)
     return pick
