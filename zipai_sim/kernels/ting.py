@@ -134,16 +134,18 @@ def _fits(mode, cs, cb):
 
 @njit(cache=True, _nrt=False)
 def ting_after_discard(pk, k3, need0):
-    """Whether some free discard of the hand with free cards ``pk`` (packed, counts 0..2), 坎
-    ``k3`` (spaced mask) and ``need0`` (1: a four-card group is held, a pair is owed) may leave
-    a wait (module docstring); False: certainly none."""
+    """Whether some free discard of the hand with free cards ``pk`` (int64, packed 3 bits a
+    kind, counts 0..2), 坎 ``k3`` (int64 spaced mask) and ``need0`` (1: a four-card group is
+    held, a pair is owed) may leave a wait (RULES.md §3 groups, §6 waits on an own draw; module
+    docstring). False: certainly none. A bool; raises nothing (counts above 2 in ``pk`` are
+    not read correctly: the caller locks 坎 and 提 first)."""
     return _ting(pk, k3, need0, _I0)
 
 
 @njit(cache=True, _nrt=False)
 def ting(pk, k3, need0):
-    """Whether the hand (as ``ting_after_discard`` reads it) may have a wait as it is, with no
-    discard first; False: certainly none."""
+    """Whether the hand (arguments as ``ting_after_discard`` reads them) may have a wait as it
+    is, with no discard first (RULES.md §6); False: certainly none."""
     return _ting(pk, k3, need0, _NOW)
 
 

@@ -335,6 +335,14 @@ def _keep_next(ints, s, full, th, fo, kind):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _kept_next(ints, s, full, th, fo):
+    """The kind ``_keep_next`` kept for this hand of seat ``s``, or -1 (another hand)."""
+    if ints[I_NEXT_KEY + s] == full | (_I(1) << 62) and ints[I_NEXT_KEY + 4 + s] == (th << 8) | fo:
+        return ints[I_NEXT_KEY + 8 + s]
+    return _I(-1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _pol_discard(P, hands, melds, ints, rng, work, opts, policies, s, nopt):
     """``policy.discard`` among ``opts[:nopt]``. Inlined into the turn loop: a call that
     passes the whole state costs more than a random seat's answer, so only greedy calls."""
@@ -356,13 +364,11 @@ def _greedy_discard(P, ints, s, full, th, fo, opts, nopt):
     for i in range(nopt):
         asked |= _I(1) << (W * opts[i])
     if asked == m1:
-        if (ints[I_NEXT_KEY + s] == full | (_I(1) << 62)
-                and ints[I_NEXT_KEY + 4 + s] == (th << 8) | fo):
-            return ints[I_NEXT_KEY + 8 + s]
-        if not ting_after_discard(pk, k3, _need(fours)):
-            return opts[0]  # every option scores 0: the first is the first best
-    elif asked & ~m1 == 0 and not ting_after_discard(pk, k3, _need(fours)):
-        return opts[0]
+        kept = _kept_next(ints, s, full, th, fo)
+        if kept >= 0:
+            return kept
+    if asked & ~m1 == 0 and not ting_after_discard(pk, k3, _need(fours)):
+        return opts[0]  # every option scores 0: the first is the first best
     o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
     top = _I(-1)
