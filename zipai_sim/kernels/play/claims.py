@@ -78,6 +78,7 @@ from .state import (
     _del_meld,
     _meld_of,
     _say,
+    _seat,
     _seat_pack,
     _set_count,
     _take_chi,
@@ -188,7 +189,7 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
     seats = ints[I_SEATS]
     taker = _I(NONE)
     for i in range(1, seats):
-        s = (first + i) % seats
+        s = _seat(first + i, seats)
         if hands[s, c] != 2 or marks[MK_CHOU, s, c] != 0 or marks[MK_PASSED_PENG, s, c] != 0:
             continue
         if not _keeps_discard(ints, s, c):  # §5.3: a claim must leave a discard
@@ -297,7 +298,7 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
     ints[I_NPASS] = 0
     taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves,
                         policies, src, c)
-    nxt = (src + 1) % ints[I_SEATS]
+    nxt = _seat(src + 1, ints[I_SEATS])
     for s in (src, nxt):
         if s == src and src_may_chi == 0:
             continue
@@ -317,7 +318,7 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
     seats = ints[I_SEATS]
     if P[p.DISCARD_WIN] == 1:
         for i in range(1, seats):
-            s = (d + i) % seats
+            s = _seat(d + i, seats)
             hx = _can_win(P, hands, marks, melds, ints, work, _I(s), _I(c), _I(0), _I(0))
             if hx >= 0:
                 fl = F_DIHU if (P[p.DIHU_LIANGZHANG] == 0 and ints[I_FIRST] == 1 and d == 0
@@ -326,7 +327,7 @@ def _on_discard(P, S, deck, moves, out, policies, d, c):
                      _I(fl), _I(0))
                 return WIN
     for i in range(1, seats):
-        s = (d + i) % seats
+        s = _seat(d + i, seats)
         if _take_pao(P, hands, melds, ints, moves, s, c, 0):
             return s
     return _peng_chi_or_pass(P, S, moves, policies, d, c, _I(0))
@@ -353,7 +354,7 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
             _make_four(P, hands, melds, ints, moves, _I(t), _I(c), _I(MELD_TI))
         return t
     for i in range(seats):
-        s = (t + i) % seats
+        s = _seat(t + i, seats)
         own = 1 if s == t else 0
         hx = _can_win(P, hands, marks, melds, ints, work, _I(s), _I(c), _I(own), _I(1))
         if hx >= 0:
@@ -362,7 +363,7 @@ def _on_draw(P, S, deck, moves, out, policies, t, c, last):
             _win(P, S, deck, moves, out, _I(s), _I(how), _I(c), _I(hx), _I(-1), _I(fl), _I(0))
             return WIN
     for i in range(1, seats + 1):
-        s = (t + i) % seats  # others(t), then t
+        s = _seat(t + i, seats)  # others(t), then t
         if _take_pao(P, hands, melds, ints, moves, s, c, 1):
             return s
     return _peng_chi_or_pass(P, S, moves, policies, t, c, _I(1))

@@ -59,6 +59,13 @@ def _say(moves, ints, s, a, aux, k, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _seat(x, seats):
+    """``x % seats`` for ``0 ≤ x < 2 · seats`` (a seat plus up to ``seats`` places in turn
+    order): a compare, not a division on the turn loop's path."""
+    return x - seats if x >= seats else x
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _below(rng, ints, s, m):
     """``Stream.below(m)`` on seat ``s``'s policy stream (each seat its own: what one seat
     draws never moves another's stream)."""

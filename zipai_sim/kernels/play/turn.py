@@ -50,7 +50,7 @@ from .layout import (
     _new_scratch,
 )
 from .lookahead import memo_for
-from .state import _at_rest, _fours, _say, _set_count
+from .state import _at_rest, _fours, _say, _seat, _set_count
 from .winning import _can_win, _deal_wins, _win
 
 
@@ -191,10 +191,10 @@ def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
                     s = res
                 else:
                     rest = False
-                    s = (s + 1) % seats
+                    s = _seat(s + 1, seats)
             else:
                 rest = False
-                s = (s + 1) % seats
+                s = _seat(s + 1, seats)
         else:
             if ints[I_POS] >= DECK:
                 _say(moves_out, ints, -1, A_HUANG, 0, -1, 0)
@@ -212,7 +212,7 @@ def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
                 s = res
                 rest = True
             else:
-                s = (s + 1) % seats
+                s = _seat(s + 1, seats)
     out[O_MOVES] = ints[I_NMOV]
     return ints[I_NMOV]
 
