@@ -11,8 +11,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ... import params as p
 from ..automaton import build as build_automaton
 from ..freetab import free_tab
-from ..hand import group_points, is_win
-from ..packed import LOW, W, orphans
+from ..hand import group_points, is_win, locked_points
+from ..packed import LOW, W, orphans, popcount
 from ..ting import ting, ting_after_discard
 from .layout import (
     _I,
@@ -104,35 +104,16 @@ def _kind(low):
 @njit(cache=True, _nrt=False, inline="always")
 def _words(P, full, th, fo):
     """The packed words of a whole hand packed as ``full`` (counts 0..4) with table 胡息
-    ``th`` and four-card table groups ``fo``: classes by bit operations, then a pass over the
-    (few) 坎 and 提 for their 胡息."""
+    ``th`` and four-card table groups ``fo``: classes, counts and the 胡息 of the 坎 and 提 by
+    bit operations (``hand.locked_points``), with no branch per kind."""
     b0 = full & LOW
     b1 = (full >> 1) & LOW
     h4 = (full >> 2) & LOW
     k3 = b0 & b1
     pk = full & ~((k3 | h4) * 7)
-    free1 = pk & LOW
-    free2 = (pk >> 1) & LOW
-    nf = _I(0)
-    while free1 != 0:
-        free1 &= free1 - 1
-        nf += 1
-    while free2 != 0:
-        free2 &= free2 - 1
-        nf += 2
-    locked = _I(th)
-    fours = _I(fo)
-    x = k3
-    while x != 0:
-        b = x & -x
-        x ^= b
-        locked += group_points(P, p.KAN_SMALL, _kind(b))
-    x = h4
-    while x != 0:
-        b = x & -x
-        x ^= b
-        locked += group_points(P, p.TI_SMALL, _kind(b))
-        fours += 1
+    nf = _I(popcount(pk & LOW) + 2 * popcount((pk >> 1) & LOW))
+    locked = _I(th) + locked_points(P, k3, h4)
+    fours = _I(fo) + popcount(h4)
     return pk, nf, k3, h4, locked, fours
 
 
