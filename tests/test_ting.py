@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import zipai_sim as zs
 from zipai_sim import reference as ref
-from zipai_sim.kernels.ting import ting, ting_after_discard
+from zipai_sim.kernels.ting import ting, ting_after_discard, ting_discards
 
 P = zs.load_variant("guangxi-81").params
 
@@ -90,6 +90,46 @@ def test_no_ting_means_no_wait(hand, fours):
 def test_no_ting_after_discard_means_no_discard_leaves_a_wait(hand, fours):
     if not ting_after_discard(*_words(hand, fours)):
         assert not _waits_after_discard(hand, fours), hand
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(_hands(0), st.integers(0, 1))
+def test_ting_discards_names_every_discard_that_leaves_a_wait(hand, fours):
+    """The discards ``ting_discards`` names are exactly those after which ``ting`` says True
+    (so that a caller may skip the others and not ask ``ting`` again), and every discard that
+    leaves a wait by the reference search is among them."""
+    pk, k3, need0 = _words(hand, fours)
+    mask = ting_discards(pk, k3, need0)
+    assert (mask != 0) == ting_after_discard(pk, k3, need0), hand
+    for b in range(20):
+        named = bool(mask >> (3 * b) & 1)
+        if not 0 < hand[b] < 3:
+            assert not named, (hand, b)
+            continue
+        assert named == ting(pk - (1 << (3 * b)), k3, need0), (hand, b)
+        left = list(hand)
+        left[b] -= 1
+        if not named:
+            assert not _waits(left, fours), (hand, b)
+
+
+def test_ting_discards_on_random_hands_equals_a_ting_per_discard():
+    """The same identity on 20,000 random free-card hands (counts 0..2, 0..2 坎), most of which
+    the near-win hands above do not look like; and it names a discard for some of them."""
+    rng = np.random.default_rng(20261204)
+    named = 0
+    for _ in range(20_000):
+        counts = np.minimum(np.bincount(rng.integers(0, 20, rng.integers(5, 24)),
+                                        minlength=20), 2)
+        pk = sum(int(c) << (3 * k) for k, c in enumerate(counts))
+        k3 = sum(1 << (3 * int(k)) for k in rng.integers(0, 20, rng.integers(0, 3))
+                 if counts[k] == 0)
+        need0 = int(rng.integers(0, 2))
+        want = sum(1 << (3 * k) for k in range(20)
+                   if counts[k] and ting(pk - (1 << (3 * k)), k3, need0))
+        assert ting_discards(pk, k3, need0) == want, (counts.tolist(), k3, need0)
+        named += want != 0
+    assert named >= 200, named
 
 
 def test_the_filter_answers_false_for_most_hands_without_a_wait():

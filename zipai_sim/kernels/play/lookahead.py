@@ -24,7 +24,7 @@ from ... import params as p
 from ..deal import DECK
 from ..hand import group_points
 from ..packed import LOW, W, orphans
-from ..ting import ting, ting_after_discard
+from ..ting import ting, ting_after_discard, ting_discards
 from .layout import (
     _I,
     FL_T0,
@@ -139,7 +139,7 @@ def _slot(full, aux):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
+def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinged):
     """``vw`` of a packed hand at rest (``drawn``: a kind with one unseen copy fewer, or -1).
     ``fl[FL_WAITS]`` is left 1.0 when the hand has a winning wait at all, live or not (a fact of
     the hand alone, which ``_step_value`` remembers), else 0.0.
@@ -147,7 +147,8 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
     A hand's winning waits depend on its cards and table only, not on what is unseen: they are
     kept in ``memo`` (``layout.MEMO``; a row per hash of the key (whole hand, locked 胡息,
     fours): the key, a spaced mask of the waits, their 胡息 packed 9 bits each; hands with at
-    most 7 winning waits)."""
+    most 7 winning waits). ``tinged``: 1 when the caller knows that ``ting.ting`` says True
+    for the hand (``ting.ting_discards``), so it is not asked again; else 0."""
     full = pk + 3 * k3 + 4 * h4
     aux = (locked << 8) | fours
     r = _slot(full, aux)
@@ -170,7 +171,7 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off):
                 acc += u * (max(hx - th, 0) + 3)
     else:
         cand, need0 = _cands(pk, nf, k3, h4, fours)
-        if cand != 0 and not ting(pk, k3, need0):
+        if cand != 0 and tinged == 0 and not ting(pk, k3, need0):
             cand = _I(0)  # no wait at all
         mask = _I(0)
         pack = _I(0)
@@ -253,7 +254,7 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
             best = 0.0
             while left > 0 and pairs & 31 == j:
                 v = _wait_value(P, memo, pk - (_I(1) << (W * ((pairs >> 5) & 31))), nf - 1, k3,
-                                h4, locked, fours, U, j, fl, _I(FL_T1))
+                                h4, locked, fours, U, j, fl, _I(FL_T1), _I(0))
                 if v > best:
                     best = v
                 pairs >>= 10
@@ -272,8 +273,9 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
         pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
         if not ting_after_discard(pk, k3, _need(fours)):
             continue  # no discard leaves a wait: the term is u · 0.0
-        opt = (pk | (pk >> 1)) & LOW
-        o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
+        # the discards after which ting says True: the others leave no wait (value 0.0)
+        opt = ting_discards(pk, k3, _need(fours))
+        o1 = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, _I(1))
         reach_all = _reach(o1)
         best = 0.0
         while opt != 0:
@@ -282,7 +284,7 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
             if _dead(o1, reach_all, b):
                 continue
             v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, _I(j), fl,
-                            _I(FL_T1))
+                            _I(FL_T1), _I(1))
             if fl[FL_WAITS] != 0.0:
                 if n < 6:
                     pairs |= (j | (_kind(b) << 5)) << (10 * n)
@@ -314,8 +316,9 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
     m1 = (pk | (pk >> 1)) & LOW
     o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
-    # no free discard leaves a wait: each scores vw = 0.0 and g = 0 unasked
-    none = not ting_after_discard(pk, k3, _need(fours))
+    # the free discards that may leave a wait (ting says True); the others score vw = 0.0 and
+    # g = 0 unasked
+    tm = ting_discards(pk, k3, _need(fours))
     top = 0.0
     x = optmask
     while x != 0:
@@ -323,9 +326,10 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
         x ^= b
         k = _kind(b)
         v = 0.0
-        if not (m1 & b and (none or _dead(o1, reach_all, b))):
+        if not (m1 & b and (tm & b == 0 or _dead(o1, reach_all, b))):
             a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
-            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, _I(-1), fl, _I(FL_T0))
+            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, _I(-1), fl, _I(FL_T0),
+                            _I(1) if m1 & b else _I(0))
         fl[k] = v
         if v > top:
             top = v
@@ -344,7 +348,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
             v1 = _step_value(P, memo, full - b, th, fo, U, utot, fl)
             if v1 < tv1:
                 continue
-        if m1 & b and (none or _dead(o1, reach_all, b)):
+        if m1 & b and (tm & b == 0 or _dead(o1, reach_all, b)):
             g = _I(0)  # what _score answers for a hand without a wait
         else:
             a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
@@ -362,7 +366,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
 def _rest_key(P, memo, full, th, fo, U, utot, fl):
     """The key ``(vw, v1, g)`` of the packed whole hand ``full`` as it is (passing a claim)."""
     pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
-    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, _I(-1), fl, _I(FL_T0))
+    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, _I(-1), fl, _I(FL_T0), _I(0))
     v1 = _step_value(P, memo, full, th, fo, U, utot, fl) if vw == 0.0 else 0.0
     return vw, v1, _score(P, pk, nf, k3, h4, locked, fours, _I(-1))
 

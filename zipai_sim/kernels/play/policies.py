@@ -13,7 +13,7 @@ from ..automaton import build as build_automaton
 from ..freetab import free_tab
 from ..hand import group_points, is_win, locked_points
 from ..packed import LOW, W, orphans, popcount
-from ..ting import ting, ting_after_discard
+from ..ting import ting, ting_after_discard, ting_discards
 from .layout import (
     _I,
     I_FO,
@@ -289,8 +289,9 @@ def _after(P, pk, nf, k3, h4, locked, fours, floor):
     when no discard can leave a wait (``ting.ting_after_discard``: about 4 hands in 5)."""
     if not ting_after_discard(pk, k3, _need(fours)):
         return _I(floor), _I(-1)
-    opt = (pk | (pk >> 1)) & LOW
-    o1 = orphans(opt, (pk >> 1) & LOW, _I(1))
+    # only the discards after which ting says True can score above 0 (ting.ting_discards)
+    opt = ting_discards(pk, k3, _need(fours))
+    o1 = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
     top = _I(floor)
     arg = _I(-1)
@@ -350,6 +351,7 @@ def _greedy_discard(P, ints, s, full, th, fo, opts, nopt):
             return kept
     if asked & ~m1 == 0 and not ting_after_discard(pk, k3, _need(fours)):
         return opts[0]  # every option scores 0: the first is the first best
+    tm = ting_discards(pk, k3, _need(fours))  # the free discards that may score above 0
     o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
     top = _I(-1)
@@ -357,7 +359,7 @@ def _greedy_discard(P, ints, s, full, th, fo, opts, nopt):
     for i in range(nopt):
         k = opts[i]
         bk = _I(1) << (W * k)
-        if m1 & bk and _dead(o1, reach_all, bk):
+        if m1 & bk and (tm & bk == 0 or _dead(o1, reach_all, bk)):
             sc = _I(0)  # what _score answers for a hand without a wait
         else:
             a, b, c, d, e, f = _minus(P, k, pk, nf, k3, h4, locked, fours)
