@@ -1,5 +1,7 @@
 """Balance study over whole hands (issue 3 §5): bookkeeping identities that hold by the rules."""
 
+import warnings
+
 import pytest
 
 import zipai_sim as zs
@@ -118,6 +120,21 @@ def test_threads_must_be_a_positive_int(bad):
     """``1.7`` or ``True`` threads used to run (and be printed as given in the header)."""
     with pytest.raises(ValueError, match="threads must be a positive integer"):
         simulate_hands("hunan-hengyang", 5, seed=8, threads=bad)
+
+
+def test_threads_above_numba_s_count_warn_and_are_capped():
+    """More threads than numba has run on numba's count, with a warning naming both (the
+    header used to show the smaller count without a word)."""
+    import numba
+
+    from zipai_sim.chunks import check_threads
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    with pytest.warns(UserWarning, match=rf"threads={cores + 3} is more than numba's {cores}"):
+        assert check_threads(cores + 3) == cores
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_threads(cores) == cores and check_threads(None) == cores
 
 
 def test_policies_must_be_a_name_or_a_list():

@@ -272,6 +272,26 @@ def test_partial_simulate_is_written_beside_a_complete_result(tmp_path, capsys, 
     assert stdout.index("tianhu") < stdout.index("wrote")  # figures first
 
 
+def test_a_complete_rerun_removes_the_stale_partial(tmp_path, capsys, monkeypatch):
+    """An interrupted run leaves ``run.partial.parquet`` and its rows; once the same command
+    completes, they no longer describe any run of that output: removed, and said so."""
+    out = tmp_path / "run.parquet"
+    argv = ["simulate", "--deals", "6000", "--chunk-size", "1024", "--threads", "1",
+            "--seed", "9", "--out", str(out), "--sample-rows", "2"]
+    with monkeypatch.context() as m:
+        _interrupt_after(m, 1)
+        assert run(argv, capsys)[0] == 130
+    part, part_rows = tmp_path / "run.partial.parquet", tmp_path / "run.partial.rows.parquet"
+    assert part.exists() and part_rows.exists() and not out.exists()
+    code, stdout, err = run(argv, capsys)
+    assert code == 0, err
+    assert out.exists() and (tmp_path / "run.rows.parquet").exists()
+    assert not part.exists() and not part_rows.exists()
+    assert f"removed {part} (an earlier interrupted run of this output)" in stdout
+    assert f"removed {part_rows} (an earlier interrupted run of this output)" in stdout
+    assert read_metadata(out)["n"] == "6000"
+
+
 def test_sigint_to_a_real_simulate_child(tmp_path):
     """SIGINT to a child process started with SIGINT enabled, once its progress bar shows:
     exit 130, the partial result beside the requested name, no file under that name."""

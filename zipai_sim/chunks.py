@@ -9,6 +9,8 @@ is the first ``n`` deals of any longer run with the same seed.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 DEFAULT_CHUNK = 1 << 16  # deals per chunk; part of a result's identity, stored with it
@@ -31,7 +33,9 @@ def check_count(n: object, what: str = "n") -> int:
 def check_threads(threads: object) -> int:
     """The threads a kernel call uses: ``threads`` (None: all of numba's) capped at numba's
     thread count, or ValueError for anything but a positive int (bools, floats and strings are
-    refused: ``1.7`` or ``True`` threads would be printed in a run's header as given)."""
+    refused: ``1.7`` or ``True`` threads would be printed in a run's header as given). A cap
+    warns (``UserWarning``), naming both counts: the results are the same for any thread count,
+    but a run asked for 8 threads should not report 2 without a word."""
     import numba
 
     cores = numba.config.NUMBA_NUM_THREADS
@@ -39,6 +43,10 @@ def check_threads(threads: object) -> int:
         return cores
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    if threads > cores:
+        warnings.warn(f"threads={int(threads)} is more than numba's {cores} "
+                      f"(NUMBA_NUM_THREADS, by default the cores); using {cores}",
+                      stacklevel=2)
     return min(int(threads), cores)
 
 

@@ -99,7 +99,27 @@ def save(writes: Sequence[tuple[pl.DataFrame, Path, dict[str, str], str]]) -> bo
             ok = False
             continue
         print(f"wrote {path}{note}")
+        _drop_stale_partial(path)
     return ok
+
+
+def _drop_stale_partial(path: Path) -> None:
+    """After a complete result is written at ``path``, remove what an earlier interrupted run
+    of the same output left beside it (``NAME.partial.parquet``, its rows
+    ``NAME.partial.rows.parquet``), saying so: left there, it reads as a result of this run."""
+    name = path.name
+    if name.endswith(".partial.parquet") or name.endswith(".partial.rows.parquet"):
+        return  # this run is the partial one
+    stale = [partial_path(path)]
+    if name.endswith(".rows.parquet"):
+        stale.append(path.with_name(name.removesuffix(".rows.parquet") + ".partial.rows.parquet"))
+    for old in stale:
+        if old.is_file():
+            try:
+                old.unlink()
+            except OSError:
+                continue
+            print(f"removed {old} (an earlier interrupted run of this output)")
 
 
 class _PipeGuard:
