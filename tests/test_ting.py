@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import zipai_sim as zs
 from zipai_sim import reference as ref
-from zipai_sim.kernels.ting import ting, ting_after_discard, ting_discards
+from zipai_sim.kernels.ting import ting, ting_after_discard
+from zipai_sim.kernels.ting_masks import ting_after_discards, ting_discards
 
 P = zs.load_variant("guangxi-81").params
 
@@ -113,11 +114,32 @@ def test_ting_discards_names_every_discard_that_leaves_a_wait(hand, fours):
             assert not _waits(left, fours), (hand, b)
 
 
-def test_ting_discards_on_random_hands_equals_a_ting_per_discard():
-    """The same identity on 20,000 random free-card hands (counts 0..2, 0..2 坎), most of which
-    the near-win hands above do not look like; and it names a discard for some of them."""
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(_hands(1), st.integers(0, 1))
+def test_ting_after_discards_names_the_first_discards_that_keep_a_wait_in_reach(hand, fours):
+    """``ting_after_discards`` names exactly the discards after which ``ting_after_discard``
+    says True (a hand one card long, as after a draw: two discards to a wait); every first
+    discard that the reference finds a wait behind (a second discard, then a wait) is among
+    them."""
+    pk, k3, need0 = _words(hand, fours)
+    mask = ting_after_discards(pk, k3, need0)
+    for d in range(20):
+        named = bool(mask >> (3 * d) & 1)
+        if not 0 < hand[d] < 3:
+            assert not named, (hand, d)
+            continue
+        assert named == ting_after_discard(pk - (1 << (3 * d)), k3, need0), (hand, d)
+        if not named:
+            left = list(hand)
+            left[d] -= 1
+            assert not _waits_after_discard(left, fours), (hand, d)
+
+
+def test_the_masks_on_random_hands_equal_one_filter_per_discard():
+    """The same identities on 20,000 random free-card hands (counts 0..2, 0..2 坎), most of
+    which the near-win hands above do not look like; both name a discard for some of them."""
     rng = np.random.default_rng(20261204)
-    named = 0
+    named = named2 = 0
     for _ in range(20_000):
         counts = np.minimum(np.bincount(rng.integers(0, 20, rng.integers(5, 24)),
                                         minlength=20), 2)
@@ -128,8 +150,12 @@ def test_ting_discards_on_random_hands_equals_a_ting_per_discard():
         want = sum(1 << (3 * k) for k in range(20)
                    if counts[k] and ting(pk - (1 << (3 * k)), k3, need0))
         assert ting_discards(pk, k3, need0) == want, (counts.tolist(), k3, need0)
+        want2 = sum(1 << (3 * k) for k in range(20)
+                    if counts[k] and ting_after_discard(pk - (1 << (3 * k)), k3, need0))
+        assert ting_after_discards(pk, k3, need0) == want2, (counts.tolist(), k3, need0)
         named += want != 0
-    assert named >= 200, named
+        named2 += want2 != 0
+    assert named >= 200 and named2 >= 200, (named, named2)
 
 
 def test_the_filter_answers_false_for_most_hands_without_a_wait():

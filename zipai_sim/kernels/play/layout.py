@@ -157,12 +157,15 @@ RO_CHI = 2
 # the lookahead memo: rows 0..MEMO-1 (whole hand, locked 胡息 | fours, waits, their 胡息), rows
 # MEMO..MEMO+STEP_MEMO-1 for ``v1`` (hand at rest, table 胡息 | fours, the (draw, discard) pairs
 # that leave a winning wait, their number | the draws explored), then the params tuple P the
-# entries were computed with (cleared when a hand brings another P)
+# entries were computed with (cleared when a hand brings another P), then one decision's
+# scratch: per discard option (kind k at row MEMO_JM + k // 4, column k % 4) the draws worth
+# exploring in its ``v1``
 MEMO = 1 << 15
 STEP_MEMO = 1 << 12
 MEMO_HEAD = MEMO + STEP_MEMO
 MEMO_COLS = 4
-MEMO_ROWS = MEMO_HEAD + 16  # 16 · 4 ≥ N_PARAMS
+MEMO_JM = MEMO_HEAD + 16  # 16 · 4 ≥ N_PARAMS
+MEMO_ROWS = MEMO_JM + 5
 # lookahead's ``fl: float64[FL_SIZE]``: each discard option's ``vw`` (0..19), whether the hand
 # ``_wait_value`` last valued had a winning wait (``FL_WAITS``), then two tables of
 # the miss chance C(U − L, S) / C(U, S) by L (``lookahead._miss_table``): for (U, S) and, one

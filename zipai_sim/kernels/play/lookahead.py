@@ -24,7 +24,8 @@ from ... import params as p
 from ..deal import DECK
 from ..hand import group_points
 from ..packed import LOW, W, orphans
-from ..ting import ting, ting_after_discard, ting_discards
+from ..ting import ting, ting_after_discard
+from ..ting_masks import ting_after_discards, ting_discards
 from .layout import (
     _I,
     FL_T0,
@@ -43,6 +44,7 @@ from .layout import (
     MEMO,
     MEMO_COLS,
     MEMO_HEAD,
+    MEMO_JM,
     MK_BESIDE,
     STEP_MEMO,
 )
@@ -229,14 +231,16 @@ def _step_slot(full, aux):
 
 
 @njit(cache=True, _nrt=False)
-def _step_value(P, memo, full, th, fo, U, utot, fl):
+def _step_value(P, memo, full, th, fo, U, utot, fl, draws):
     """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``).
 
     Which (draw ``j``, discard ``d``) leave a hand with a winning wait does not depend on what
     is unseen: a hand's pairs (at most 6) are kept in the ``v1`` rows of ``memo`` with the draws
     explored, and a hand met again evaluates only them. The sum skips the other draws, whose
     terms are ``u · 0.0``: the same doubles in the same order. A draw after which no discard
-    can leave a wait (``ting.ting_after_discard``) is not explored."""
+    can leave a wait (``ting.ting_after_discard``) is not explored: ``draws`` (bit ``j``: kind
+    ``j``) holds the draws that may leave one when the caller knows them
+    (``ting_masks.ting_after_discards``), else -1 (every draw, each asked)."""
     w0, w1, w2, w3, w4, w5 = _words(P, full, th, fo)
     aux = (th << 8) | fo | (_I(1) << 62)
     r = _step_slot(full, aux)
@@ -268,13 +272,15 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
     keep = True
     for j in range(20):
         u = _I(U[j])
-        if u <= 0:
-            continue
-        pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
-        if not ting_after_discard(pk, k3, _need(fours)):
+        if u <= 0 or (draws >> j) & 1 == 0:
             continue  # no discard leaves a wait: the term is u · 0.0
+        pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
+        if draws == -1 and not ting_after_discard(pk, k3, _need(fours)):
+            continue
         # the discards after which ting says True: the others leave no wait (value 0.0)
         opt = ting_discards(pk, k3, _need(fours))
+        if opt == 0:
+            continue
         o1 = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, _I(1))
         reach_all = _reach(o1)
         best = 0.0
@@ -302,6 +308,28 @@ def _step_value(P, memo, full, th, fo, U, utot, fl):
     return tot / utot if utot > 0 else 0.0
 
 
+@njit(cache=True, _nrt=False)
+def _draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U):
+    """For each free discard option ``d`` of the packed whole hand, write into ``memo``'s
+    ``MEMO_JM`` rows the unseen draws ``j`` (bit ``j``) after which some discard may still
+    leave a wait, that is ``ting_after_discard`` of the hand less ``d`` plus ``j``: one
+    ``ting_masks.ting_after_discards`` of the hand plus ``j`` per draw, not one filter per
+    (option, draw). ``d`` is free in the hand plus ``j`` unless ``j`` is its kind (the caller
+    adds that draw)."""
+    for i in range(20):
+        memo[MEMO_JM + i // MEMO_COLS, i % MEMO_COLS] = 0
+    for j in range(20):
+        if U[j] <= 0:
+            continue
+        a1, a2, a3, a4, a5, a6 = _plus(P, j, pk, nf, k3, h4, locked, fours)
+        m = ting_after_discards(a1, a3, _need(a6))
+        while m != 0:
+            b = m & -m
+            m ^= b
+            d = _kind(b)
+            memo[MEMO_JM + d // MEMO_COLS, d % MEMO_COLS] |= _I(1) << j
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _above(vw, v1, g, tvw, tv1, tg):
     return vw > tvw or (vw == tvw and (v1 > tv1 or (v1 == tv1 and g > tg)))
@@ -319,6 +347,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
     # the free discards that may leave a wait (ting says True); the others score vw = 0.0 and
     # g = 0 unasked
     tm = ting_discards(pk, k3, _need(fours))
+    none = tm == 0
     top = 0.0
     x = optmask
     while x != 0:
@@ -333,6 +362,10 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
         fl[k] = v
         if v > top:
             top = v
+    if top == 0.0:
+        _draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U)
+        # a discard then a draw of its kind leaves the hand as it is
+        same = not none
     tv1 = 0.0
     tg = _I(-1)
     pick = _I(-1)
@@ -345,7 +378,14 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
             continue
         v1 = 0.0
         if top == 0.0:
-            v1 = _step_value(P, memo, full - b, th, fo, U, utot, fl)
+            # the draws that may leave a wait after this discard (every draw where the
+            # discard breaks a 坎 or 提)
+            draws = _I(-1)
+            if m1 & b:
+                draws = memo[MEMO_JM + k // MEMO_COLS, k % MEMO_COLS]
+                if same:
+                    draws |= _I(1) << k
+            v1 = _step_value(P, memo, full - b, th, fo, U, utot, fl, draws)
             if v1 < tv1:
                 continue
         if m1 & b and (tm & b == 0 or _dead(o1, reach_all, b)):
@@ -367,7 +407,7 @@ def _rest_key(P, memo, full, th, fo, U, utot, fl):
     """The key ``(vw, v1, g)`` of the packed whole hand ``full`` as it is (passing a claim)."""
     pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
     vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, _I(-1), fl, _I(FL_T0), _I(0))
-    v1 = _step_value(P, memo, full, th, fo, U, utot, fl) if vw == 0.0 else 0.0
+    v1 = _step_value(P, memo, full, th, fo, U, utot, fl, _I(-1)) if vw == 0.0 else 0.0
     return vw, v1, _score(P, pk, nf, k3, h4, locked, fours, _I(-1))
 
 

@@ -13,7 +13,8 @@ from ..automaton import build as build_automaton
 from ..freetab import free_tab
 from ..hand import group_points, is_win, locked_points
 from ..packed import LOW, W, orphans, popcount
-from ..ting import ting, ting_after_discard, ting_discards
+from ..ting import ting, ting_after_discard
+from ..ting_masks import ting_discards
 from .layout import (
     _I,
     I_FO,
