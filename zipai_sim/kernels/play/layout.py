@@ -168,7 +168,7 @@ MEMO_JM = MEMO_HEAD + 16  # 16 · 4 ≥ N_PARAMS
 MEMO_ROWS = MEMO_JM + 5
 # lookahead's ``fl: float64[FL_SIZE]``: each discard option's ``vw`` (0..19), whether the hand
 # ``_wait_value`` last valued had a winning wait (``FL_WAITS``), then two tables of
-# the miss chance C(U − L, S) / C(U, S) by L (``lookahead._miss_table``): for (U, S) and, one
+# the miss chance C(U − L, S) / C(U, S) by L (``unseen._miss_table``): for (U, S) and, one
 # card on, (U − 1, S − 1)
 FL_WAITS = 20
 FL_T0 = 24

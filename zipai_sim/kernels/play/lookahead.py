@@ -21,7 +21,6 @@ floating-point operations in the twin, so both engines make the same choices.
 from numba import njit
 
 from ... import params as p
-from ..deal import DECK
 from ..hand import group_points
 from ..packed import LOW, W, orphans
 from ..ting import ting, ting_after_discard
@@ -32,20 +31,11 @@ from .layout import (
     FL_T1,
     FL_WAITS,
     I_FULL,
-    I_HELD,
-    I_NMELD,
-    I_POS,
-    I_SEATS,
-    MD_CARDS,
-    MD_KIND,
-    MD_LEN,
     MELD_PENG,
-    MELD_WEI,
     MEMO,
     MEMO_COLS,
     MEMO_HEAD,
     MEMO_JM,
-    MK_BESIDE,
     STEP_MEMO,
 )
 from .policies import (
@@ -60,61 +50,7 @@ from .policies import (
     _words,
 )
 from .state import _chi_left, _fours, _pts, _table_huxi
-
-U_ROW = 6  # the row of ``tmp`` (int8[8, 20]) holding the seat's unseen counts
-
-
-@njit(cache=True, _nrt=False)
-def _unseen(hands, marks, melds, ints, s, c, U):
-    """Write seat ``s``'s unseen counts into ``U: int8[20]`` (``c``: the card on offer, -1
-    while discarding; it is seen when it lies nowhere else); returns (cards unseen, stock)."""
-    for k in range(20):
-        U[k] = 4 - hands[s, k]
-    placed = _I(0)
-    for t in range(ints[I_SEATS]):
-        placed += ints[I_HELD + t]
-        for i in range(ints[I_NMELD + t]):
-            n = melds[t, i, MD_LEN]
-            placed += n
-            if t != s and melds[t, i, MD_KIND] == MELD_WEI:
-                continue  # face down: another seat sees neither kind nor 胡息
-            for q in range(n):
-                U[melds[t, i, MD_CARDS + q]] -= 1
-        for k in range(20):
-            b = marks[MK_BESIDE, t, k]
-            placed += b
-            U[k] -= b
-    stock = _I(DECK) - ints[I_POS]
-    placed += stock
-    if c >= 0 and placed < DECK:
-        U[c] -= 1
-    utot = _I(0)
-    for k in range(20):
-        utot += U[k]
-    return utot, stock
-
-
-@njit(cache=True, _nrt=False)
-def _miss_table(fl, off, utot, stock):
-    """``fl[off + L]`` = C(utot − L, stock) / C(utot, stock) for L = 0..utot: the chance that
-    ``stock`` cards drawn from ``utot`` without replacement miss ``L`` given cards; the hit
-    chance is 1 − it. Built once a decision, by the products the twin's ``hit`` takes (the same
-    doubles; 0 once a factor is 0)."""
-    m = 1.0
-    fl[off] = m
-    for w in range(max(utot, 0)):
-        a = utot - w - stock
-        if a <= 0:
-            m = 0.0
-        else:
-            m = m * a / (utot - w)
-        fl[off + w + 1] = m
-
-
-@njit(cache=True, _nrt=False)
-def _tables(fl, utot, stock):
-    _miss_table(fl, _I(FL_T0), utot, stock)
-    _miss_table(fl, _I(FL_T1), utot - 1, max(stock - 1, 0))
+from .unseen import U_ROW, _tables, _unseen
 
 
 @njit(cache=True, _nrt=False)
