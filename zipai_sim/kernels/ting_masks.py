@@ -165,12 +165,14 @@ def ting_discards(pk, k3, need0):
     """The free discards after which ``ting.ting`` says True, as a spaced mask of kinds (bit
     ``W * k``); 0 exactly where ``ting_after_discard`` says False. Arguments as
     ``ting.ting_after_discard`` reads them (free cards ``pk``: int64, 3 bits a kind, counts
-    0..2; 坎 ``k3``: spaced mask; ``need0``: 1 when a pair is owed). Raises nothing."""
+    0..2; 坎 ``k3``: spaced mask; ``need0``: 1 when a pair is owed). RULES.md §3 groups, §6
+    waits on an own draw. Raises nothing."""
     return _search(pk, k3, need0, D_DM, D_PM, D_ES, D_EB, D_SEL, False)
 
 
 @njit(cache=True, _nrt=False)
 def ting_after_discards(pk, k3, need0):
     """The free discards after which ``ting.ting_after_discard`` says True (another discard may
-    still leave a wait), as a spaced mask of kinds; arguments as ``ting_discards``."""
+    still leave a wait), as a spaced mask of kinds; arguments, rules and errors as
+    ``ting_discards``."""
     return _search(pk, k3, need0, F_DM, F_PM, F_ES, F_EB, F_SEL, True)

@@ -86,7 +86,7 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinge
     kept in ``memo`` (``layout.MEMO``; a row per hash of the key (whole hand, locked 胡息,
     fours): the key, a spaced mask of the waits, their 胡息 packed 9 bits each; hands with at
     most 7 winning waits). ``tinged``: 1 when the caller knows that ``ting.ting`` says True
-    for the hand (``ting.ting_discards``), so it is not asked again; else 0."""
+    for the hand (``ting_masks.ting_discards``), so it is not asked again; else 0."""
     full = pk + 3 * k3 + 4 * h4
     aux = (locked << 8) | fours
     r = _slot(full, aux)
@@ -250,8 +250,9 @@ def _draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U):
     ``MEMO_JM`` rows the unseen draws ``j`` (bit ``j``) after which some discard may still
     leave a wait, that is ``ting_after_discard`` of the hand less ``d`` plus ``j``: one
     ``ting_masks.ting_after_discards`` of the hand plus ``j`` per draw, not one filter per
-    (option, draw). ``d`` is free in the hand plus ``j`` unless ``j`` is its kind (the caller
-    adds that draw)."""
+    (option, draw). ``d`` is free in the hand plus ``j`` unless ``j`` is its kind: that draw
+    gives back the whole hand, so the caller adds it when ``ting_after_discard`` of the whole
+    hand says True. ``pk``..``fours``: the whole hand's packed words (``policies._words``)."""
     for i in range(20):
         memo[MEMO_JM + i // MEMO_COLS, i % MEMO_COLS] = 0
     for j in range(20):

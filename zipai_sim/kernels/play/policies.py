@@ -286,11 +286,12 @@ def _after(P, pk, nf, k3, h4, locked, fours, floor):
     """``GreedyPolicy._after`` as far as a caller comparing it with ``floor ≥ 0`` needs: the
     best discard's score of a packed hand (options: the free kinds in order) when it is above
     ``floor``, else ``floor`` (also without a free card, where the reference says 0). Discards
-    that leave no wait (score 0 ≤ ``floor``) are skipped unscored (``_dead``), and all of them
-    when no discard can leave a wait (``ting.ting_after_discard``: about 4 hands in 5)."""
+    that leave no wait (score 0 ≤ ``floor``) are skipped unscored (``_dead``, and those that
+    ``ting_masks.ting_discards`` leaves out), and all of them when no discard can leave a wait
+    (``ting.ting_after_discard``: about 4 hands in 5)."""
     if not ting_after_discard(pk, k3, _need(fours)):
         return _I(floor), _I(-1)
-    # only the discards after which ting says True can score above 0 (ting.ting_discards)
+    # only the discards after which ting says True can score above 0 (ting_masks.ting_discards)
     opt = ting_discards(pk, k3, _need(fours))
     o1 = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, _I(1))
     reach_all = _reach(o1)
