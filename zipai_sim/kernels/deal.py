@@ -13,7 +13,7 @@ from numba import njit, prange
 
 from .. import params as p
 from .packed import popcount
-from .rng import bounded, deal_state
+from .rng import bounded, deal_state, pair_draws
 
 N_KINDS = 20
 DECK = 80
@@ -32,14 +32,40 @@ def shuffle_steps(deck, start, stop, state, spare, have):
     """Run Fisher–Yates steps ``start..stop-1`` on ``deck: int8[80]`` (or a ``fresh_powers``
     deck); takes and returns the stream ``(state, spare, have)``
     (``zipai_sim.kernels.rng.bounded``). A deal's stream starts as ``(deal_state(key, j), 0,
-    0)``."""
-    for i in range(start, stop):
+    0)``.
+
+    Two steps per splitmix64 output where no draw can be rejected: step ``i`` takes the high
+    half, step ``i + 1`` the low half, exactly as ``bounded`` hands them out. A pair whose
+    products fall in the band where Lemire's method might reject (a few in a billion) goes
+    through ``bounded`` one step at a time, so the cards are always those of the plain loop;
+    about a third faster (no branch on ``have`` per step)."""
+    i = start
+    while True:
+        if have == 0:
+            while i + 2 <= stop:
+                ok, nxt, r1, r2 = pair_draws(state, DECK - i)
+                if not ok:
+                    break  # one of the two might be rejected: let bounded decide
+                state = nxt
+                a = np.uint64(i)
+                b = a + r1
+                t = deck[a]
+                deck[a] = deck[b]
+                deck[b] = t
+                a += np.uint64(1)
+                b = a + r2
+                t = deck[a]
+                deck[a] = deck[b]
+                deck[b] = t
+                i += 2
+        if i >= stop:
+            return state, spare, have
         state, spare, have, r = bounded(state, spare, have, DECK - i)
         j = i + r
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    return state, spare, have
+        i += 1
 
 
 @njit(cache=True, _nrt=False, inline="always")

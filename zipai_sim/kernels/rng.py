@@ -62,3 +62,21 @@ def bounded(state, spare, have, m):
         low = prod & _LOW32
         if low >= mm or low >= (_TWO32 - mm) % mm:
             return state, spare, have, np.int64(prod >> _S32)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def pair_draws(state, m):
+    """The next two ``bounded`` draws, in ``[0, m)`` then ``[0, m - 1)``, from one splitmix64
+    output when the stream holds no spare half (``have == 0``) and neither draw can be rejected:
+    returns ``(ok, state, r1, r2)`` with ``r1``, ``r2`` as uint64. ``ok`` is False when either
+    product falls in the low band where Lemire's method might reject (``low < m``, a superset of
+    the rejections; a few in a billion): the caller then draws with ``bounded`` from the
+    unchanged ``state``, so the numbers are always ``bounded``'s."""
+    mm = np.uint64(m)
+    m2 = mm - _ONE
+    nxt = state + GOLDEN
+    r = mix64(nxt)
+    p1 = (r >> _S32) * mm
+    p2 = (r & _LOW32) * m2
+    ok = ((p1 & _LOW32) >= mm) & ((p2 & _LOW32) >= m2)
+    return ok, nxt, p1 >> _S32, p2 >> _S32
