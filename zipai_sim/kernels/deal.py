@@ -36,7 +36,7 @@ def shuffle_steps(deck, start, stop, state, spare, have):
 
     Two steps per splitmix64 output where no draw can be rejected: step ``i`` takes the high
     half, step ``i + 1`` the low half, exactly as ``bounded`` hands them out. A pair whose
-    products fall in the band where Lemire's method might reject (a few in a billion) goes
+    products fall in the band where Lemire's method might reject (under 40 in a billion) goes
     through ``bounded`` one step at a time, so the cards are always those of the plain loop;
     about a third faster (no branch on ``have`` per step)."""
     i = start

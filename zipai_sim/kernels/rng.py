@@ -70,7 +70,7 @@ def pair_draws(state, m):
     output when the stream holds no spare half (``have == 0``) and neither draw can be rejected:
     returns ``(ok, state, r1, r2)`` with ``r1``, ``r2`` as uint64. ``ok`` is False when either
     product falls in the low band where Lemire's method might reject (``low < m``, a superset of
-    the rejections; a few in a billion): the caller then draws with ``bounded`` from the
+    the rejections; under 40 in a billion pairs): the caller then draws with ``bounded`` from the
     unchanged ``state``, so the numbers are always ``bounded``'s."""
     mm = np.uint64(m)
     m2 = mm - _ONE
