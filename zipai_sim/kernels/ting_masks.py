@@ -94,8 +94,8 @@ def _tables(names: tuple[str, ...], after: tuple[str, ...], first: bool) -> tupl
     ``FIELDS`` names; unused, two words, where there are not more). A search reads both kinds
     for the same code, so they share a cache line, and the second words only where a name
     there is asked; the tables outgrow the core's L2 cache, and the two layouts were measured
-    1.5-3 % and 2-4 % faster on the lookahead bot (A/B pairs, docs/decisions.md). The words stay in two arrays: one would pass
-    numba's 1 MB limit on arrays frozen into cached code."""
+    1.5-3 % and 2-4 % faster on the lookahead bot (A/B pairs, docs/decisions.md). The words
+    stay in two arrays: one would pass numba's 1 MB limit on arrays frozen into cached code."""
     dm = _masks_after_one(SIZE_BITS, after)
     pm = _masks_after_one(PAIR_OFF, after)
     es, eb = _enables(names, first)
