@@ -8,16 +8,18 @@ variant says so (the dealer's 22 cards may then 天胡); then each non-dealer's 
 are checked for 地胡 in turn order. 翻信 turns the first stock card not yet drawn.
 
 Speed (the bare shuffle is the floor): cards are packed counts (``deal.fresh_powers``), so a
-hand is a sum; the shuffle stops once the hands and the 亮张 are final; the hand searches
-(``hand.eval_packed``) run only for hands that pass exact cheap tests (``may_be_complete``,
-``may_win_on``: about 8 % of dealers, 4 % of non-dealers in guangxi-81); rare paths deal stock
-cards on demand.
+hand is the sum of its cards, taken as they are dealt (``deal.deal_steps``); the shuffle stops
+once the hands and the 亮张 are final; the hand searches (``hand.eval_packed``) run only for
+hands that pass exact cheap tests (``may_be_complete``, ``may_win_on``: about 8 % of dealers, 4 %
+of non-dealers in guangxi-81) and then the completability automaton (``all_groups``: about 3 %
+of those); rare paths deal stock cards on demand.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from .. import params as p
+from .completes import completes, completes_three
 from .deal import DECK, NO_SPARE, fresh_powers, kind_of, shuffle_deal_packed, shuffle_steps
 from .hand import (
     INSTANT_NONE,
@@ -227,6 +229,28 @@ def may_win_on(ps, lz, P, bonus):
     return P[p.PIAOHU] == 1 or huxi_bound(n3, n4, lz, x, m1, m2, P, bonus) >= P[p.THRESHOLD]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def all_groups(ps, lz):
+    """Whether the packed cards ``ps`` can be all groups (RULES.md §3: 坎 and 提 locked, the
+    pair owed when a four-card group is held), alone (``lz`` = -1) or with another player's
+    card of kind ``lz`` taken in any way §6 allows: free, 碰 with a pair (or left free beside
+    it), 跑 over a 坎 (or, with 抢招和, free beside it). The exact answer of the
+    completability automaton (``kernels.completes``), whatever the 胡息: most hands that pass
+    the cheap tests fail here, in a few table lookups instead of a 胡息 search."""
+    n1, n2, n3, n4 = classes(ps)
+    free = ps & ~((n3 | n4) * 7)
+    need = 1 if n4 != 0 else 0
+    if lz < 0:
+        return completes(free, need)
+    b = 1 << (W * lz)
+    x = (ps >> (W * lz)) & 7
+    if x == 3:  # the 跑 makes a four-card group, so the pair is owed
+        return completes(free, 1) or completes(free + b, need)
+    if x == 2:
+        return completes(free - 2 * b, need) or completes_three(free + b, lz, need)
+    return completes(free + b, need)
+
+
 # inlined: saves the per-call refcounting of its 15 arguments
 @njit(cache=True, _nrt=False, inline="always")
 def analyze_deal(deck, shuffled, state, spare, have, P, win, free, seat, stock, bonus,
@@ -274,7 +298,7 @@ def analyze_deal(deck, shuffled, state, spare, have, P, win, free, seat, stock, 
     if ti_of[0] == 2:
         counts[C_DEALER_TWO_TI] += 1
     huxi = -1
-    if may_be_complete(packed[0]):
+    if may_be_complete(packed[0]) and all_groups(packed[0], -1):
         huxi = eval_packed(packed[0], -1, 1, 0, 0, P, free)
     if huxi >= 0:
         counts[C_DEALER_COMPLETE] += 1
@@ -337,7 +361,8 @@ def analyze_deal(deck, shuffled, state, spare, have, P, win, free, seat, stock, 
             hyp += 1
         won = False
         if may_win_on(ps, lz, P, bonus):
-            won = is_win(eval_packed(ps, lz, 0, 0, 0, P, free), P)
+            if all_groups(ps, lz):
+                won = is_win(eval_packed(ps, lz, 0, 0, 0, P, free), P)
         if won:
             counts[C_DIHU_SEAT + s] += 1
             if winner < 0:

@@ -7,7 +7,8 @@ branches mispredict on random hands. Full count vectors are unpacked only for th
 that pass the cheap tests.
 """
 
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 W = 3  # bits per kind
 LOW = sum(1 << (W * k) for k in range(20))  # the lowest bit of every kind's field
@@ -47,16 +48,25 @@ def classes(p):
     return n1, n2, n3, n4
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's ``ctpop`` of an int64: one ``popcnt`` instruction where the CPU has it."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+
+    return sig, codegen
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def popcount(x):
-    """Number of set bits (few in practice: kinds held three or four times). A branch-free
-    SWAR count gave wrong numbers inside analyze_deal (numba 0.68; not reproduced in
-    isolation), so this stays a plain loop."""
-    n = 0
-    while x != 0:
-        x &= x - 1
-        n += 1
-    return n
+    """Number of set bits of an int64. One instruction: the loop it replaces (``x &= x - 1``
+    until zero) ran 0–4 times by the hand, and its exit mispredicted about once a seat in the
+    deal loop."""
+    return _ctpop(x)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -9,7 +9,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ... import params as p
-from ..automaton import build as build_automaton
+from ..completes import completes as _completes
 from ..freetab import free_tab
 from ..hand import group_points, is_win, locked_points
 from ..packed import LOW, W, orphans, popcount
@@ -43,44 +43,6 @@ def _neighbours(o: int) -> int:
 # Orphans only disappear when a card joins them, so a hand with orphans can only be completed
 # by a card in every orphan's neighbourhood: ``_score`` asks about those kinds only.
 NEIGHBOURS = np.array([_neighbours(o) for o in range(20)], np.int64)
-
-
-
-def _flat_automaton() -> tuple[np.ndarray, np.ndarray]:
-    """The completability automaton (``kernels.automaton``, plain mode) as one flat table and
-    its level offsets: at levels 0..8, entry ``START[v] + 9 * state + symbol`` (symbol
-    ``3 * small + big``, the value's free counts) is the next state (-1: no split survives); at
-    level 9 it is the accept mask (bit 0: complete with no pair, bit 1: with exactly one pair).
-    int16 keeps it under numba's 1 MB limit for arrays frozen into cached code."""
-    tab = build_automaton()
-    plain, acc = tab["plain"], tab["plain_accept"]
-    live = [int((plain[v] >= 0).any(axis=1).nonzero()[0].max()) + 1 for v in range(10)]
-    start = np.concatenate([[0], np.cumsum([n * 9 for n in live])]).astype(np.int64)
-    flat = np.full(int(start[-1]), -1, np.int16)
-    for v in range(10):
-        nxt = plain[v, :live[v]]
-        val = nxt if v < 9 else np.where(nxt >= 0, acc[np.maximum(nxt, 0)], 0)
-        flat[start[v]:start[v + 1]] = val.reshape(-1)
-    return flat, start
-
-
-# Most hands the greedy score asks about cannot be completed (about 9 in 10 after the orphan
-# test); the automaton rejects them in a few lookups, before ``free_tab`` enumerates 绞 choices.
-AUTOMATON, START = _flat_automaton()
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _completes(q, need):
-    """Whether the packed free cards ``q`` (counts 0..2) are all groups with exactly ``need``
-    pairs: the automaton read one value (small + big kind) at a time."""
-    m = _I(0)
-    for v in range(9):
-        m = _I(AUTOMATON[START[v] + 9 * m + 3 * ((q >> (W * v)) & 7)
-                         + ((q >> (W * (v + 10))) & 7)])
-        if m < 0:
-            return False
-    acc = AUTOMATON[START[9] + 9 * m + 3 * ((q >> (W * 9)) & 7) + ((q >> (W * 19)) & 7)]
-    return (acc >> need) & 1 == 1
 
 
 SCORE_WIN = 1_000_000  # greedy score (win, waits, best) as one int: waits ≤ 20, 胡息 < 1000
@@ -192,6 +154,8 @@ def _wait_huxi(P, b, pk, nf, k3, locked, need0):
         return _I(-1)
     if orphans((q | (q >> 1)) & LOW, (q >> 1) & LOW, need) != 0:
         return _I(-1)
+    # about 9 in 10 hands asked about fail here, in a few lookups, before free_tab enumerates
+    # the 绞 choices
     if not _completes(q, need):
         return _I(-1)
     x = free_tab(q, need, P[p.YIERSAN_SMALL], P[p.YIERSAN_BIG], P[p.ERQISHI_SMALL],

@@ -1,0 +1,127 @@
+"""The exact completability tests the deal loop asks before a 胡息 search
+(``kernels.completes``, ``opening.all_groups``) against the checker's own pure-Python search
+(``checker_hand``, written from RULES.md §3 and §6 alone): hands that are all groups by
+construction, the same hands with one card changed, and random deals."""
+
+import random
+
+import pytest
+from _gen import complete_hands, random_hands
+from checker_hand import best_free
+from numba import njit
+
+from zipai_sim.kernels.completes import completes, completes_three
+from zipai_sim.kernels.opening import all_groups
+from zipai_sim.kernels.packed import W
+
+NO_POINTS = (0, 0, 0, 0)  # shape only: every split scores 0
+
+
+def packed(counts) -> int:
+    return sum(int(n) << (W * k) for k, n in enumerate(counts))
+
+
+@njit(cache=False)
+def _completes(q, need):
+    return completes(q, need)
+
+
+@njit(cache=False)
+def _completes_three(q, k, need):
+    return completes_three(q, k, need)
+
+
+@njit(cache=False)
+def _all_groups(ps, lz):
+    return all_groups(ps, lz)
+
+
+def shape(free, need: int) -> bool:
+    """The checker's answer: the free counts split into groups with exactly ``need`` pairs."""
+    return best_free(tuple(int(x) for x in free), bool(need), NO_POINTS) >= 0
+
+
+def free_hands(seed: int, count: int, top: int) -> list[list[int]]:
+    """Free-card counts near complete: unions of free groups (runs, 二七十, 绞) and at most one
+    pair, some with a card moved, each kind held 0..``top`` times."""
+    rng = random.Random(seed)
+    runs = [(s + v, s + v + 1, s + v + 2) for s in (0, 10) for v in range(8)]
+    groups = runs + [(1, 6, 9), (11, 16, 19)] + [(v, v, v + 10) for v in range(10)] \
+        + [(v, v + 10, v + 10) for v in range(10)]
+    out = []
+    while len(out) < count:
+        c = [0] * 20
+        for _ in range(rng.randrange(1, 7)):
+            for k in rng.choice(groups):
+                c[k] += 1
+        if rng.random() < 0.5:
+            c[rng.randrange(20)] += 2
+        if rng.random() < 0.5:  # move a card
+            held = [k for k in range(20) if c[k]]
+            c[rng.choice(held)] -= 1
+            c[rng.randrange(20)] += 1
+        if max(c) <= top:
+            out.append(c)
+    return out
+
+
+@pytest.mark.parametrize("need", [0, 1])
+def test_completes_matches_the_checker(need):
+    hands = free_hands(1, 3000, 2)
+    got = [_completes(packed(c), need) for c in hands]
+    want = [shape(c, need) for c in hands]
+    assert got == want
+    assert 300 < sum(want) < len(want) - 300  # both answers are exercised
+
+
+@pytest.mark.parametrize("need", [0, 1])
+def test_completes_three_matches_the_checker(need):
+    hands = [c for c in free_hands(2, 6000, 3) if sorted(c)[-2] <= 2 and max(c) == 3]
+    got = [_completes_three(packed(c), c.index(3), need) for c in hands]
+    want = [shape(c, need) for c in hands]
+    assert got == want
+    assert 50 < sum(want) < len(want) - 50
+
+
+def ways_with(hand, lz: int) -> bool:
+    """RULES.md §6 with another player's card of kind ``lz``: a 坎 (3) and 提 (4) are locked, the
+    pair is owed with a four-card group. The card may be free, make a 碰 with a pair (or stay free
+    beside it), or a 跑 over a 坎 (or stay free beside it, 抢招和)."""
+    c = [int(x) for x in hand]
+    fours = sum(1 for x in c if x == 4)
+    free = [x if x <= 2 else 0 for x in c]
+    if lz < 0:
+        return shape(free, int(fours >= 1))
+    x = c[lz]
+    with_card = free.copy()
+    with_card[lz] += 1
+    if shape(with_card, int(fours >= 1)):
+        return True
+    if x == 2:
+        peng = free.copy()
+        peng[lz] = 0
+        return shape(peng, int(fours >= 1))
+    return x == 3 and shape(free, 1)
+
+
+def test_all_groups_matches_the_rules_for_dealt_and_incoming_cards():
+    rng = random.Random(3)
+    hands = list(complete_hands(300, 4)) + list(random_hands(300, 5))
+    for h in list(hands):  # the complete hands with one card swapped
+        h = h.copy()
+        held = [k for k in range(20) if 0 < h[k]]
+        h[rng.choice(held)] -= 1
+        h[rng.choice([k for k in range(20) if h[k] < 4])] += 1
+        hands.append(h)
+    alone = [_all_groups(packed(h), -1) == ways_with(h, -1) for h in hands]
+    assert all(alone)
+    seen = set()
+    for h in hands:  # a non-dealer's 20 cards and another's card, every kind the hand can take
+        h20 = h.copy()
+        h20[rng.choice([k for k in range(20) if h20[k]])] -= 1
+        for lz in range(20):
+            if h20[lz] < 4:
+                want = ways_with(h20, lz)
+                assert _all_groups(packed(h20), lz) == want, (list(h20), lz)
+                seen.add((int(h20[lz]), want))
+    assert {(x, True) for x in range(4)} <= seen  # a win on each count of the card's kind
