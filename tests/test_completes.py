@@ -5,14 +5,17 @@ construction, the same hands with one card changed, and random deals."""
 
 import random
 
+import numpy as np
 import pytest
 from _gen import complete_hands, random_hands
 from checker_hand import best_free
 from numba import njit
 
 from zipai_sim.kernels.completes import completes, completes_three
-from zipai_sim.kernels.opening import all_groups
+from zipai_sim.kernels.hand import WORK, eval_packed, is_win
+from zipai_sim.kernels.opening import all_groups, incoming_bonus, may_be_complete, may_win_on
 from zipai_sim.kernels.packed import W
+from zipai_sim.variants import list_variants, load_variant
 
 NO_POINTS = (0, 0, 0, 0)  # shape only: every split scores 0
 
@@ -125,3 +128,48 @@ def test_all_groups_matches_the_rules_for_dealt_and_incoming_cards():
                 assert _all_groups(packed(h20), lz) == want, (list(h20), lz)
                 seen.add((int(h20[lz]), want))
     assert {(x, True) for x in range(4)} <= seen  # a win on each count of the card's kind
+
+
+
+@njit(cache=False)
+def _filters_reject_a_win(hands, P, bonus, work):
+    """Hands (and cards) that the deal loop's cheap tests refuse but the search completes:
+    ``may_be_complete`` against the hand alone, ``may_win_on`` against each kind as another's
+    card; ``bonus`` from ``incoming_bonus``. Both must be necessary tests: 0 and 0. Also counts
+    the wins seen, so that the test knows it asked about some."""
+    out = np.zeros(4, np.int64)
+    for i in range(hands.shape[0]):
+        ps = np.int64(0)
+        for k in range(20):
+            ps += np.int64(hands[i, k]) << (W * k)
+        if eval_packed(ps, -1, 1, 0, 0, P, work) >= 0:
+            out[2] += 1
+            if not may_be_complete(ps):
+                out[0] += 1
+        for lz in range(20):
+            if hands[i, lz] < 4 and is_win(eval_packed(ps, lz, 0, 0, 0, P, work), P):
+                out[3] += 1
+                if not may_win_on(ps, lz, P, bonus):
+                    out[1] += 1
+    return out
+
+
+@pytest.mark.parametrize("key", list_variants())
+def test_the_cheap_deal_tests_never_refuse_a_win(key):
+    P = load_variant(key).params
+    bonus = np.empty((2, 20), np.int64)
+    incoming_bonus(P, bonus)
+    rng = random.Random(6)
+    n = load_variant(key).layout.other_cards
+    whole = list(complete_hands(400, 7, n + 1))
+    hands = list(whole)
+    for h in whole:  # a non-dealer's cards: a complete hand less one card, and one card moved
+        h = h.copy()
+        h[rng.choice([k for k in range(20) if h[k]])] -= 1
+        hands.append(h.copy())
+        h[rng.choice([k for k in range(20) if h[k]])] -= 1
+        h[rng.choice([k for k in range(20) if h[k] < 4])] += 1
+        hands.append(h)
+    got = _filters_reject_a_win(np.array(hands, np.int8), P, bonus, np.zeros(WORK, np.int64))
+    assert got[0] == 0 and got[1] == 0
+    assert got[2] >= 400 and got[3] > 100

@@ -201,13 +201,22 @@ def short_doubles(m1, m2):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _few_short(short, n4):
+    """Whether the kinds ``short`` (``short_doubles``) leave a split possible: none, or one when
+    a four-card group is held (``n4`` != 0), so a pair is owed and may be that kind's two cards
+    (taking cards out never gives another kind a way into a group)."""
+    return short == 0 or (n4 != 0 and short & (short - 1) == 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def may_be_complete(pk):
     """Necessary test that the packed hand ``pk`` is all groups (``packed.may_complete``, then
-    ``short_doubles`` where no pair is owed). False: ``eval_hand`` gives -1."""
+    ``short_doubles``: none short, or one where a pair is owed, which the pair may take).
+    False: ``eval_hand`` gives -1."""
     if not may_complete(pk, -1):
         return False
     n1, n2, n3, n4 = classes(pk)
-    return n4 != 0 or short_doubles(n1 | n2, n2) == 0
+    return _few_short(short_doubles(n1 | n2, n2), n4)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -215,8 +224,9 @@ def may_win_on(ps, lz, P, bonus):
     """Necessary test that packed cards ``ps`` win on another player's card ``lz``; False:
     ``eval_hand`` would not win. No card may be left out of every group (``packed.may_complete``
     with the card, here without its branches: the count of the card's kind is a coin toss for
-    the branch predictor), and the 胡息 bound must reach the threshold (where 飘胡 wins at 0,
-    any complete hand may win)."""
+    the branch predictor), a card that stays free must leave no kind short (``short_doubles``,
+    ``_few_short``), and the 胡息 bound must reach the threshold (where 飘胡 wins at 0, any
+    complete hand may win)."""
     n1, n2, n3, n4 = classes(ps)
     b = 1 << (W * lz)
     x = (ps >> (W * lz)) & 7
@@ -226,6 +236,8 @@ def may_win_on(ps, lz, P, bonus):
     taken = b * (x >= 2)  # a 碰 or 跑 may take the card and its copies out of the free cards
     if orphans(m1, m2, pl) & ~taken != 0:
         return False
+    if x <= 1 and not _few_short(short_doubles(m1, m2), n4):
+        return False  # the card is free (no 碰 or 跑): about a third of the hands left
     return P[p.PIAOHU] == 1 or huxi_bound(n3, n4, lz, x, m1, m2, P, bonus) >= P[p.THRESHOLD]
 
 
