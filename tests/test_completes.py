@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 from _gen import complete_hands, random_hands
-from checker_hand import best_free
+from checker_hand import best_free, counts
 from numba import njit
 
 from zipai_sim.kernels.completes import completes, completes_three
@@ -173,3 +173,17 @@ def test_the_cheap_deal_tests_never_refuse_a_win(key):
     got = _filters_reject_a_win(np.array(hands, np.int8), P, bonus, np.zeros(WORK, np.int64))
     assert got[0] == 0 and got[1] == 0
     assert got[2] >= 400 and got[3] > 100
+
+
+@pytest.mark.parametrize("hand, lz, want", [
+    ("一一二三壹", "一", True),   # free beside the pair: 一二三 + 一一壹 (绞); 碰 leaves 二三壹
+    ("一一一二三", "一", True),   # 抢招和: the 坎 kept, 一二三; the 跑 owes a pair, leaves 二三
+    ("一一一二四", "一", False),  # neither way: 二四 and 一二四 are no groups
+    ("一一二三四", "一", True),   # 碰 一一一, leaving 二三四
+])
+def test_all_groups_worked_by_hand(hand, lz, want):
+    """Each way a card joins a hand (RULES.md §6), one hand apiece, judged by hand."""
+    c = counts(hand)
+    k = counts(lz).index(1)
+    assert _all_groups(packed(c), k) == want
+    assert ways_with(c, k) == want

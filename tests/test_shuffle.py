@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from zipai_sim import reference as ref
-from zipai_sim.kernels.deal import DECK, fresh_deck, fresh_powers, kind_of, shuffle_steps
+from zipai_sim.kernels.deal import (
+    DECK,
+    deal_steps,
+    fresh_deck,
+    fresh_powers,
+    kind_of,
+    shuffle_steps,
+)
 
 MASK = ref.MASK64
 
@@ -90,3 +97,27 @@ def test_a_stopped_shuffle_continues_with_the_same_cards(hi_lo, split):
     # typed as the kernels pass the stream on (a Python int 0 would compile a float version)
     shuffle_steps(deck, split, DECK - 1, np.uint64(st), np.uint64(spare), have)
     assert deck.tolist() == want
+
+
+@pytest.mark.parametrize("hi_lo", HALVES)
+@pytest.mark.parametrize("h", [14, 15, 20])
+def test_dealing_sums_the_hands_and_keeps_the_stock(hi_lo, h):
+    """``deal_steps`` per seat, then the 亮张 (``shuffle_deal_packed``'s order): each hand's
+    packed sum is the reference's cards at its positions, and every position from the 亮张 on
+    is the reference's, as is the stream a later shuffle continues with."""
+    hi, lo = hi_lo
+    state = state_with_output((hi << 32) | lo, 3)
+    want = ref_steps([i // 4 for i in range(DECK)], 0, DECK - 1, state)
+    deck = np.empty(DECK, np.int64)
+    fresh_powers(deck)
+    st, spare, have = np.uint64(state), np.uint64(0), 0
+    for s in range(3):
+        st, spare, have, total = deal_steps(deck, s * h, (s + 1) * h, np.uint64(st),
+                                            np.uint64(spare), have)
+        assert total == sum(1 << (3 * k) for k in want[s * h:(s + 1) * h])
+    st, spare, have, lz = deal_steps(deck, 3 * h, 3 * h + 1, np.uint64(st), np.uint64(spare),
+                                     have)
+    assert lz == 1 << (3 * want[3 * h])
+    deck[3 * h] = lz
+    shuffle_steps(deck, 3 * h + 1, DECK - 1, np.uint64(st), np.uint64(spare), have)
+    assert [int(kind_of(c)) for c in deck[3 * h:]] == want[3 * h:]

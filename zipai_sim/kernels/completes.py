@@ -61,7 +61,7 @@ def completes_three(q, k, need):
     """``completes`` for packed free cards ``q`` holding three of kind ``k`` (another player's
     card left free beside a pair, RULES.md §6), the other kinds 0..2: at most two copies can
     be the pair, so some other group holds a copy of ``k`` (a run or 二七十 through it, a 绞
-    with its twin), and the rest, which holds two of ``k``, must be all groups."""
+    with its twin), and the rest, which holds at most two of ``k``, must be all groups."""
     v = k % 10
     size = k - v
     b = np.int64(1) << (W * k)

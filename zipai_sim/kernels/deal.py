@@ -5,7 +5,9 @@ seat ``s`` holds ``deck[s*H:(s+1)*H]``; the dealer's extra card, the shown 亮�
 ``deck[S*H]``; the stock (底牌) is ``deck[S*H+1:]`` in draw order. The shuffle is a forward
 Fisher–Yates, so position ``i`` is final after step ``i``: a kernel that needs only the hands and
 the top few stock cards can stop early and continue later with the same stream and get exactly
-the cards a full shuffle gives.
+the cards a full shuffle gives. ``deal_steps`` takes the same steps but only sums the cards it
+deals, leaving their positions stale (the deal loop reads the hands as sums, the stock from
+the 亮张 on).
 """
 
 import numpy as np

@@ -10,9 +10,9 @@ are checked for 地胡 in turn order. 翻信 turns the first stock card not yet 
 Speed (the bare shuffle is the floor): cards are packed counts (``deal.fresh_powers``), so a
 hand is the sum of its cards, taken as they are dealt (``deal.deal_steps``); the shuffle stops
 once the hands and the 亮张 are final; the hand searches (``hand.eval_packed``) run only for
-hands that pass exact cheap tests (``may_be_complete``, ``may_win_on``: about 8 % of dealers, 4 %
-of non-dealers in guangxi-81) and then the completability automaton (``all_groups``: about 3 %
-of those); rare paths deal stock cards on demand.
+hands that pass cheap necessary tests (``may_be_complete``, ``may_win_on``: about 8 % of
+dealers, 3 % of non-dealers in guangxi-81) and then the completability automaton
+(``all_groups``: 3–4 % of those); rare paths deal stock cards on demand.
 """
 
 import numpy as np
@@ -246,9 +246,10 @@ def all_groups(ps, lz):
     """Whether the packed cards ``ps`` can be all groups (RULES.md §3: 坎 and 提 locked, the
     pair owed when a four-card group is held), alone (``lz`` = -1) or with another player's
     card of kind ``lz`` taken in any way §6 allows: free, 碰 with a pair (or left free beside
-    it), 跑 over a 坎 (or, with 抢招和, free beside it). The exact answer of the
-    completability automaton (``kernels.completes``), whatever the 胡息: most hands that pass
-    the cheap tests fail here, in a few table lookups instead of a 胡息 search."""
+    it), 跑 over a 坎, or free beside the 坎 (抢招和). The completability automaton's answer
+    (``kernels.completes``), whatever the 胡息: exact where the variant has 抢招和, and a
+    necessary test where it has not (that way is asked whatever the variant). Most hands that
+    pass the cheap tests fail here, in a few table lookups instead of a 胡息 search."""
     n1, n2, n3, n4 = classes(ps)
     free = ps & ~((n3 | n4) * 7)
     need = 1 if n4 != 0 else 0
@@ -270,16 +271,17 @@ def analyze_deal(deck, shuffled, state, spare, have, P, win, free, seat, stock, 
     """Score one dealt deck of packed cards (``deal.fresh_powers``): adds to ``counts:
     int64[N_COUNTS]`` (all but ``C_N``, which the caller counts) and ``hist: int64[HIST]``, and
     returns the sample fields ``(天胡 code, dealer 胡息, 地胡 seat, 翻信)`` (``S_TIANHU`` ..
-    ``S_FANXING``). ``deck[:shuffled]`` is final; later stock positions are shuffled on demand
-    with the stream ``(state, spare, have)``, so the cards match a full shuffle. ``win:
-    int8[20]``, ``free: int64[WORK]`` and ``stock: int8[80]`` (kinds of
-    the cards 翻信 turns) are scratch; ``seat: int64[3, MAX_SEATS]`` holds each seat's packed
-    cards in row 0 on entry (``zipai_sim.kernels.packed``); ``bonus`` and ``instant``: the
-    tables ``incoming_bonus`` and ``instant_table`` fill.
+    ``S_FANXING``). ``deck[seats*h:shuffled]`` (the 亮张 on) is final, and the hands'
+    positions before it are not read (``deal.deal_steps`` leaves them stale); later stock
+    positions are shuffled on demand with the stream ``(state, spare, have)``, so the cards
+    match a full shuffle. ``win: int8[20]``, ``free: int64[WORK]`` and ``stock: int8[80]``
+    (kinds of the cards 翻信 turns) are scratch; ``seat: int64[3, MAX_SEATS]`` holds each
+    seat's packed cards in row 0 on entry (``zipai_sim.kernels.packed``); ``bonus`` and
+    ``instant``: the tables ``incoming_bonus`` and ``instant_table`` fill.
 
     The searches (``eval_packed``) are the cost: each runs only for hands that pass the cheap
-    exact tests (``may_be_complete``, ``may_win_on``), so the results are those of running it
-    on every hand."""
+    necessary tests (``may_be_complete``, ``may_win_on``) and then the automaton
+    (``all_groups``), so the results are those of running it on every hand."""
     seats = P[p.SEATS]
     h = P[p.OTHER_CARDS]
     lz_pos = seats * h

@@ -56,7 +56,7 @@ def _ctpop(typingctx, x):
     sig = types.int64(types.int64)
 
     def codegen(context, builder, signature, args):
-        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+        return builder.ctpop(args[0])  # already cast to the signature's int64
 
     return sig, codegen
 
