@@ -1,5 +1,5 @@
-"""The exact completability tests the deal loop asks before a 胡息 search
-(``kernels.completes``, ``opening.all_groups``) against the checker's own pure-Python search
+"""The exact completability tests the deal loop asks before a 胡息 search (``kernels.completes``:
+``completes``, ``completes_three``, ``all_groups``) against the checker's own pure-Python search
 (``checker_hand``, written from RULES.md §3 and §6 alone): hands that are all groups by
 construction, the same hands with one card changed, and random deals."""
 
@@ -7,13 +7,13 @@ import random
 
 import numpy as np
 import pytest
-from _gen import complete_hands, random_hands
+from _gen import FREE_GROUPS, complete_hands, random_hands
 from checker_hand import best_free, counts
 from numba import njit
 
-from zipai_sim.kernels.completes import completes, completes_three
+from zipai_sim.kernels.completes import all_groups, completes, completes_three
 from zipai_sim.kernels.hand import WORK, eval_packed, is_win
-from zipai_sim.kernels.opening import all_groups, incoming_bonus, may_be_complete, may_win_on
+from zipai_sim.kernels.opening import incoming_bonus, may_be_complete, may_win_on
 from zipai_sim.kernels.packed import W
 from zipai_sim.variants import list_variants, load_variant
 
@@ -48,14 +48,11 @@ def free_hands(seed: int, count: int, top: int) -> list[list[int]]:
     """Free-card counts near complete: unions of free groups (runs, 二七十, 绞) and at most one
     pair, some with a card moved, each kind held 0..``top`` times."""
     rng = random.Random(seed)
-    runs = [(s + v, s + v + 1, s + v + 2) for s in (0, 10) for v in range(8)]
-    groups = runs + [(1, 6, 9), (11, 16, 19)] + [(v, v, v + 10) for v in range(10)] \
-        + [(v, v + 10, v + 10) for v in range(10)]
     out = []
     while len(out) < count:
         c = [0] * 20
         for _ in range(rng.randrange(1, 7)):
-            for k in rng.choice(groups):
+            for k in rng.choice(FREE_GROUPS):
                 c[k] += 1
         if rng.random() < 0.5:
             c[rng.randrange(20)] += 2

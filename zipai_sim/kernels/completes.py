@@ -4,14 +4,15 @@
 ``kernels.automaton`` builds the automaton (plain mode: every kind holds 0..2 free cards); here
 it is laid out for a walk of ten dependent lookups, one per value (its small and big kind read
 together, the two kinds a 绞 joins). The greedy and lookahead policies ask it before
-``free_tab`` enumerates 绞 choices; the deal loop asks it before ``hand.eval_packed``.
+``free_tab`` enumerates 绞 choices; the deal loop asks ``all_groups`` before
+``hand.eval_packed``.
 """
 
 import numpy as np
 from numba import njit
 
 from .automaton import build as build_automaton
-from .packed import W
+from .packed import W, classes
 
 
 def _flat_automaton() -> tuple[np.ndarray, np.ndarray]:
@@ -81,3 +82,27 @@ def completes_three(q, k, need):
         return True
     return nt >= 2 and completes(q - b - 2 * t, need)
 
+
+@njit(cache=True, _nrt=False, inline="always")
+def all_groups(ps, lz):
+    """Whether the packed cards ``ps`` can be all groups (RULES.md §3: 坎 and 提 locked, the
+    pair owed when a four-card group is held), alone (``lz`` = -1) or with another player's
+    card of kind ``lz`` taken in any way §6 allows: free, 碰 with a pair (or left free beside
+    it), 跑 over a 坎, or free beside the 坎 (抢招和). The completability automaton's answer
+    (``completes``, ``completes_three``), whatever the 胡息: exact where the variant has
+    抢招和, and a necessary test where it has not (that way is asked whatever the variant).
+    ``ps: int64`` packed counts (``kernels.packed``), ``lz``: a kind 0..19 or -1. Most hands
+    that pass the deal loop's cheap tests fail here, in a few table lookups instead of a 胡息
+    search."""
+    n1, n2, n3, n4 = classes(ps)
+    free = ps & ~((n3 | n4) * 7)
+    need = 1 if n4 != 0 else 0
+    if lz < 0:
+        return completes(free, need)
+    b = 1 << (W * lz)
+    x = (ps >> (W * lz)) & 7
+    if x == 3:  # the 跑 makes a four-card group, so the pair is owed
+        return completes(free, 1) or completes(free + b, need)
+    if x == 2:
+        return completes(free - 2 * b, need) or completes_three(free + b, lz, need)
+    return completes(free + b, need)

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import params as p
-from .completes import completes, completes_three
+from .completes import all_groups
 from .deal import DECK, NO_SPARE, fresh_powers, kind_of, shuffle_deal_packed, shuffle_steps
 from .hand import (
     INSTANT_NONE,
@@ -239,29 +239,6 @@ def may_win_on(ps, lz, P, bonus):
     if x <= 1 and not _few_short(short_doubles(m1, m2), n4):
         return False  # the card is free (no 碰 or 跑): about a third of the hands left
     return P[p.PIAOHU] == 1 or huxi_bound(n3, n4, lz, x, m1, m2, P, bonus) >= P[p.THRESHOLD]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def all_groups(ps, lz):
-    """Whether the packed cards ``ps`` can be all groups (RULES.md §3: 坎 and 提 locked, the
-    pair owed when a four-card group is held), alone (``lz`` = -1) or with another player's
-    card of kind ``lz`` taken in any way §6 allows: free, 碰 with a pair (or left free beside
-    it), 跑 over a 坎, or free beside the 坎 (抢招和). The completability automaton's answer
-    (``kernels.completes``), whatever the 胡息: exact where the variant has 抢招和, and a
-    necessary test where it has not (that way is asked whatever the variant). Most hands that
-    pass the cheap tests fail here, in a few table lookups instead of a 胡息 search."""
-    n1, n2, n3, n4 = classes(ps)
-    free = ps & ~((n3 | n4) * 7)
-    need = 1 if n4 != 0 else 0
-    if lz < 0:
-        return completes(free, need)
-    b = 1 << (W * lz)
-    x = (ps >> (W * lz)) & 7
-    if x == 3:  # the 跑 makes a four-card group, so the pair is owed
-        return completes(free, 1) or completes(free + b, need)
-    if x == 2:
-        return completes(free - 2 * b, need) or completes_three(free + b, lz, need)
-    return completes(free + b, need)
 
 
 # inlined: saves the per-call refcounting of its 15 arguments
