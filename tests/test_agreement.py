@@ -145,7 +145,7 @@ def test_check_hands_agrees_with_numpy():
         assert (ti[ok] == (c[ok] == 4).sum(axis=1)).all()
         assert (kan[ok] == (c[ok] == 3).sum(axis=1)).all()
         # the one-pass check inside evaluate_opening's kernel refuses the same first row
-        out = [np.empty(5000, t) for t in (np.int64, np.int8, np.int8, np.int8, bool, bool)]
+        out = [np.empty(5000, t) for t in (np.int64, np.int8, np.int8, np.int8, np.uint8)]
         first = kbatch.evaluate_checked(c, lo, hi, -1, 1, P81, *out)
         assert first == (np.flatnonzero(~ok)[0] if (~ok).any() else -1)
         head = slice(0, first if first >= 0 else 5000)  # rows before the refusal are evaluated

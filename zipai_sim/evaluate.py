@@ -33,8 +33,9 @@ for _code in sorted(set(_INSTANT) - {khand.INSTANT_NONE}, reverse=True):
     _INSTANT_EXPR = (pl.when(pl.col("c") == _code).then(pl.lit(_INSTANT[_code], dtype=INSTANT))
                      .otherwise(_INSTANT_EXPR))
 _INSTANT_EXPR = _INSTANT_EXPR.alias("instant")
-_OPENING_SCHEMA = {"complete": pl.Boolean, "huxi": pl.Int64, "ti": pl.Int8, "kan": pl.Int8,
-                   "instant": INSTANT, "win": pl.Boolean}
+# the Boolean columns from the bits of the kernel's flags byte ("f")
+_COMPLETE = ((pl.col("f") & kbatch.COMPLETE) != 0).alias("complete")
+_WIN = ((pl.col("f") & kbatch.WIN) != 0).alias("win")
 _CARD_NAMES = pl.Series([card_name(k) for k in range(20)], dtype=pl.String)
 _WAITS_SCHEMA = {"hand": pl.Int64, "kind": pl.Int64, "card": pl.String, "huxi_self": pl.Int64,
                  "huxi_other": pl.Int64, "win_self": pl.Boolean, "win_other": pl.Boolean}
@@ -162,21 +163,22 @@ def evaluate_opening(counts: HandLike, variant: str | os.PathLike | Variant,
     c, c2 = _as_batch(counts, "counts")
     n = c2.shape[0]
     k = -1 if liangzhang is None else _card_any(liangzhang, "liangzhang")
-    huxi, inst = np.empty(n, np.int64), np.empty(n, np.int8)
-    ti, kan = np.empty(n, np.int8), np.empty(n, np.int8)  # 0..5: 20 MB for 10⁷ hands, not 160
-    complete, win = np.empty(n, np.bool_), np.empty(n, np.bool_)
+    # ti, kan: int8 (0..5), 20 MB for 10⁷ hands, not 160; numba's allocation (no huge-page
+    # advice: kbatch.opening_outputs)
+    huxi, inst, ti, kan, flags = kbatch.opening_outputs(n)
     # one pass checks, counts and evaluates every row; the slow checks word a refusal
     if n and kbatch.evaluate_checked(c2, lo, hi, k, 1 if dealer else 0, v.params, huxi, inst,
-                                     ti, kan, complete, win) >= 0:
+                                     ti, kan, flags) >= 0:
         _refuse(c, "counts", lo, hi, what)
     if k >= 0:
         bad = np.nonzero(c2[:, k] == 0)[0]
         if bad.size:
             raise CardError(f"liangzhang {card_name(k)} is not in hand row {int(bad[0])}")
-    return pl.DataFrame({"complete": complete, "huxi": huxi, "ti": ti, "kan": kan,
-                         "instant": _instant_column(inst), "win": win},
-                        schema=_OPENING_SCHEMA
-                        ).with_columns(pl.when("complete").then("huxi").alias("huxi"))
+    # polars turns the flag bits into its Boolean bitmaps and the instant codes into the Enum,
+    # all columns in one parallel select
+    return pl.DataFrame({"f": flags, "h": huxi, "ti": ti, "kan": kan, "c": inst.view(np.uint8)}
+                        ).select(_COMPLETE, pl.when(_COMPLETE).then("h").alias("huxi"), "ti",
+                                 "kan", _INSTANT_EXPR, _WIN)
 
 
 @dataclass(frozen=True)
