@@ -192,6 +192,7 @@ def test_instant_column_reads_the_kernel_codes():
     """The ``instant`` Enum built from the kernel's codes (``hand.INSTANT_*``) reads as the
     shapes' names, and the §10 batch's instant shapes come out of ``evaluate_opening``."""
     import numpy as np
+    import polars as pl
 
     from zipai_sim import evaluate
     from zipai_sim.kernels import hand as khand
@@ -199,7 +200,7 @@ def test_instant_column_reads_the_kernel_codes():
     codes = np.array([khand.INSTANT_NONE, khand.INSTANT_SANTI, khand.INSTANT_WUKAN,
                       khand.INSTANT_WUKAN, khand.INSTANT_NONE, khand.INSTANT_SANTI], np.int8)
     want = ["", "santi", "wukan", "wukan", "", "santi"]
-    col = evaluate._instant_column(codes)
+    col = pl.DataFrame({"c": codes.view(np.uint8)}).select(evaluate._INSTANT_EXPR).to_series()
     assert col.to_list() == want
     assert col.dtype == evaluate.INSTANT
     df = zs.evaluate_opening(_section_10_batch(), V81)

@@ -81,11 +81,6 @@ def _as_batch(hand: HandLike, name: str) -> tuple[np.ndarray, np.ndarray]:
     return c, c2
 
 
-def _instant_column(codes: np.ndarray) -> pl.Series:
-    """The ``instant`` column (the Enum ``INSTANT``) from the kernel's ``int8[n]`` codes."""
-    return pl.DataFrame({"c": codes.view(np.uint8)}).select(_INSTANT_EXPR).to_series()
-
-
 def _refuse(c: np.ndarray, name: str, lo: int, hi: int, what: str) -> NoReturn:
     """Word the CardError for a batch that a kernel's one-pass check refused (the slow checks
     name the row and the problem)."""

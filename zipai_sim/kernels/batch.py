@@ -113,8 +113,8 @@ def opening_outputs(n):
     Allocated by numba (plain ``malloc``), not by numpy: numpy advises transparent huge pages
     for every array of 4 MB or more, and where the system's THP defrag setting is ``madvise``
     a first touch may then wait for the kernel to compact memory. ``evaluate_opening`` on 10⁷
-    hands (two threads) measured 0.42–0.78 of the bare kernel with numpy's arrays, the slow
-    calls first in a process, and 0.73–0.76 with these."""
+    hands (two threads) ran its first calls in a process at 0.42–0.45 of the bare kernel with
+    numpy's arrays, and at 0.72–0.83 with these (docs/decisions.md)."""
     return (np.empty(n, np.int64), np.empty(n, np.int8), np.empty(n, np.int8),
             np.empty(n, np.int8), np.empty(n, np.uint8))
 
