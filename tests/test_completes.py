@@ -12,8 +12,8 @@ from checker_hand import best_free, counts
 from numba import njit
 
 from zipai_sim.kernels.completes import all_groups, completes, completes_three
+from zipai_sim.kernels.deal_filters import incoming_bonus, may_be_complete, may_win_on
 from zipai_sim.kernels.hand import WORK, eval_packed, is_win
-from zipai_sim.kernels.opening import incoming_bonus, may_be_complete, may_win_on
 from zipai_sim.kernels.packed import W
 from zipai_sim.variants import list_variants, load_variant
 
@@ -125,7 +125,6 @@ def test_all_groups_matches_the_rules_for_dealt_and_incoming_cards():
                 assert _all_groups(packed(h20), lz) == want, (list(h20), lz)
                 seen.add((int(h20[lz]), want))
     assert {(x, True) for x in range(4)} <= seen  # a win on each count of the card's kind
-
 
 
 @njit(cache=False)

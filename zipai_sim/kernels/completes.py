@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .automaton import build as build_automaton
-from .packed import W, classes
+from .packed import EQS_SMALL, W, classes
 
 
 def _flat_automaton() -> tuple[np.ndarray, np.ndarray]:
@@ -72,8 +72,7 @@ def completes_three(q, k, need):
         if _holds(q, g) and completes(q - g, need):
             return True
     if v == 1 or v == 6 or v == 9:
-        g = ((np.int64(1) << (W * (size + 1))) + (np.int64(1) << (W * (size + 6)))
-             + (np.int64(1) << (W * (size + 9))))
+        g = np.int64(EQS_SMALL) << (W * size)  # 二七十 of k's size
         if _holds(q, g) and completes(q - g, need):
             return True
     t = np.int64(1) << (W * ((k + 10) % 20))  # the twin: a 绞 takes two of one, one of other
