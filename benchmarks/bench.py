@@ -23,9 +23,9 @@ import numba
 import numpy as np
 
 import zipai_sim as zs
-from zipai_sim import params as zp
-from zipai_sim import reference as ref
-from zipai_sim.chunks import chunk_keys, chunk_sizes, n_chunks
+from zipai_sim.game import params as zp
+from zipai_sim.game import reference as ref
+from zipai_sim.runs.chunks import chunk_keys, chunk_sizes, n_chunks
 from zipai_sim.kernels import batch as kbatch
 from zipai_sim.kernels import deal as kdeal
 from zipai_sim.kernels import hand as khand
@@ -349,7 +349,7 @@ def bench_play(b: Bench, sz: dict, P: tuple) -> None:
     lookahead or rollout row with greedy's (same variant and thread count). A rollout row has one
     rollout seat (the dealer, ``ROLLOUT_K`` worlds per candidate answer) among greedy ones. The
     reference engine rows are guangxi-81 only."""
-    from zipai_sim.chunks import chunk_sizes
+    from zipai_sim.runs.chunks import chunk_sizes
     from zipai_sim.kernels import play as kp
     from zipai_sim.play.engine import Game
     from zipai_sim.play.policies import POLICIES
@@ -474,7 +474,7 @@ def write_results(info: dict, command: str, rows: list[dict], table: str) -> Non
           "thread count (the kernel writes into preallocated outputs). Ratio to greedy (a "
           "stronger bot): rate / the greedy bot's hands per second, same variant and thread "
           "count. Ratio to reference: rate / the "
-          "single-threaded pure-Python `zipai_sim.reference` rate for the same work. "
+          "single-threaded pure-Python `zipai_sim.game.reference` rate for the same work. "
           "Paired ratio (rows with a ratio target, which it decides): the median over "
           f"{PAIRS} back-to-back timings of the base (the floor or the kernel) then the row, "
           "rate / base rate per pair; this shared VM's speed drifts by tens of percent between "

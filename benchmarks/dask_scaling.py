@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 import zipai_sim as zs
-from zipai_sim.cli_dask import local_cluster
+from zipai_sim.cli.dask import local_cluster
 
 VARIANT, SEED = "guangxi-81", 20261129
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 import zipai_sim as zs
-from zipai_sim.exact import TABLES, stored
+from zipai_sim.exact.opening import TABLES, stored
 
 METRICS = ("tianhu", "tianhu_complete", "tianhu_santi", "tianhu_wukan", "tianhu_extra_card",
            "dihu_seat", "fanxing_tianhu_mean")

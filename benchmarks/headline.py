@@ -16,7 +16,7 @@ import sys
 
 import polars as pl
 
-from zipai_sim.io import read_metadata
+from zipai_sim.runs.io import read_metadata
 from zipai_sim.report import mean_text, rate_text
 from zipai_sim.stats import wilson
 

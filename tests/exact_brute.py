@@ -8,8 +8,8 @@ visited and weighted by its number of card sets. Slow; small decks only.
 from fractions import Fraction
 from math import comb
 
-from zipai_sim import params as p
-from zipai_sim import reference as ref
+from zipai_sim.game import params as p
+from zipai_sim.game import reference as ref
 
 
 def hands(copies, n):
@@ -54,7 +54,7 @@ def _fx(cards, win, copies, P):
 
 
 def table(P, copies, thresholds):
-    """{(metric, threshold): Fraction} for the metrics of ``zipai_sim.exact._table``."""
+    """{(metric, threshold): Fraction} for the metrics of ``zipai_sim.exact.opening._table``."""
     deck = sum(copies)
     L, S = P[p.DEALER_CARDS], P[p.OTHER_CARDS]
     res = {}

@@ -2,7 +2,7 @@
 checks every RULES.md §5–§6 rule on its own (a second opinion on the play engines).
 
 It shares no rules code with the engines: nothing from ``zipai_sim.play``, ``zipai_sim.kernels``,
-``zipai_sim.reference`` or ``zipai_sim.evaluate`` is used here. It reads only the variant's
+``zipai_sim.game.reference`` or ``zipai_sim.deals.evaluate`` is used here. It reads only the variant's
 knobs (``zipai_sim.load_variant(key)``, plain data) and does its own 胡息 search (§3/§4).
 
 ``check_hand(variant, deck, moves)`` returns a list of violation messages (empty: legal). Each

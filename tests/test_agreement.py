@@ -1,4 +1,4 @@
-"""Kernels against their pure-Python twins (zipai_sim.reference), on random and constructed
+"""Kernels against their pure-Python twins (zipai_sim.game.reference), on random and constructed
 hands and on whole deals. The twin enumerates explicit groups; the kernel searches counts."""
 
 import itertools
@@ -9,8 +9,8 @@ import pytest
 from _gen import complete_hands, random_hands
 
 import zipai_sim as zs
-from zipai_sim import reference as ref
-from zipai_sim.chunks import chunk_keys
+from zipai_sim.game import reference as ref
+from zipai_sim.runs.chunks import chunk_keys
 
 VARIANTS = zs.list_variants()
 

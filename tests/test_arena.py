@@ -15,9 +15,9 @@ from scipy import stats
 from test_cli import run as _cli
 
 import zipai_sim as zs
-from zipai_sim.io import read_metadata
-from zipai_sim.play.arena import check_policy
-from zipai_sim.play.balance import simulate_hands
+from zipai_sim.runs.io import read_metadata
+from zipai_sim.studies.arena import check_policy
+from zipai_sim.studies.balance import simulate_hands
 from zipai_sim.stats import wilson
 
 

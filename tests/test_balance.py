@@ -5,7 +5,7 @@ import warnings
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.play.balance import simulate_hands
+from zipai_sim.studies.balance import simulate_hands
 from zipai_sim.play.trace import play_seeded
 
 
@@ -44,9 +44,9 @@ def test_settle_rows_equals_settle_hand_by_hand(variant):
     """The batch settlement is the per-hand `settle` on each row (hands from the engine)."""
     import numpy as np
 
-    from zipai_sim.cards import IS_BIG, IS_RED
+    from zipai_sim.game.cards import IS_BIG, IS_RED
     from zipai_sim.play.trace import hand_result
-    from zipai_sim.settle import HOWS, settle, settle_rows
+    from zipai_sim.game.settle import HOWS, settle, settle_rows
 
     rows, want = [], []
     for deal in range(25):
@@ -81,7 +81,7 @@ def test_threshold_sweep_on_the_cli(tmp_path, capsys):
     and is 荒庄 at 30 too, so the 荒庄 count cannot fall as the 起胡 rises (§6)."""
     import polars as pl
 
-    from zipai_sim.cli import main
+    from zipai_sim.cli.main import main
 
     out = tmp_path / "sweep.parquet"
     assert main(["balance", "--variants", "guangxi-dazipai", "--hands", "400", "--policy",
@@ -97,9 +97,9 @@ def test_one_policy_per_seat_on_the_cli(tmp_path, capsys):
     as ``simulate_hands`` with that line-up, and the header and metadata say so."""
     import polars as pl
 
-    from zipai_sim.cli import main
-    from zipai_sim.io import read_metadata
-    from zipai_sim.play.balance import simulate_hands
+    from zipai_sim.cli.main import main
+    from zipai_sim.runs.io import read_metadata
+    from zipai_sim.studies.balance import simulate_hands
 
     out = tmp_path / "lineup.parquet"
     assert main(["balance", "--hands", "300", "--seed", "4", "--policy", "greedy", "random",
@@ -127,7 +127,7 @@ def test_threads_above_numba_s_count_warn_and_are_capped():
     header used to show the smaller count without a word)."""
     import numba
 
-    from zipai_sim.chunks import check_threads
+    from zipai_sim.runs.chunks import check_threads
 
     cores = numba.config.NUMBA_NUM_THREADS
     with pytest.warns(UserWarning, match=rf"threads={cores + 3} is more than numba's {cores}"):

@@ -5,9 +5,9 @@ import polars as pl
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.play.balance import simulate_hands
+from zipai_sim.studies.balance import simulate_hands
 from zipai_sim.play.trace import hand_result, play_seeded
-from zipai_sim.settle import settle
+from zipai_sim.game.settle import settle
 
 
 def test_rows_are_the_first_k_hands_of_every_chunk():
@@ -49,8 +49,8 @@ def test_rows_agree_across_engines_and_threads():
 
 
 def test_balance_cli_writes_the_rows_with_run_metadata(tmp_path, capsys):
-    from zipai_sim.cli import main
-    from zipai_sim.io import read_metadata
+    from zipai_sim.cli.main import main
+    from zipai_sim.runs.io import read_metadata
 
     out, rows_out = tmp_path / "b.parquet", tmp_path / "rows.parquet"
     assert main(["balance", "--variants", "guangxi-81", "liuhu-dao", "--hands", "50",

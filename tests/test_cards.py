@@ -1,4 +1,4 @@
-"""Tests for zipai_sim.cards against RULES.md §1 (expected values derived from the rule text)."""
+"""Tests for zipai_sim.game.cards against RULES.md §1 (expected values derived from the rule text)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from zipai_sim.cards import (
+from zipai_sim.game.cards import (
     BIG_NAMES,
     COPIES,
     DECK_SIZE,

@@ -11,13 +11,13 @@ import pytest
 from test_cli import run
 from test_runmodel import _balance_interrupt_after, _ctrl_c_after, _interrupt_after
 
-from zipai_sim.checkpoint import CheckpointError, _from_frame, checkpoint
-from zipai_sim.io import read_metadata
-from zipai_sim.simulate import simulate_deals
+from zipai_sim.runs.checkpoint import CheckpointError, _from_frame, checkpoint
+from zipai_sim.runs.io import read_metadata
+from zipai_sim.deals.simulate import simulate_deals
 
 
 def test_part_files_hold_values_exactly(tmp_path):
-    from zipai_sim.play.balance import _Sums
+    from zipai_sim.studies.balance import _Sums
 
     sums = _Sums(3)
     sums.wins[1], sums.score[2], sums.draws = 7, -12.0, 2.0 ** 60
@@ -67,7 +67,7 @@ def test_simulate_deals_resumed_equals_the_uninterrupted_run(tmp_path, monkeypat
     assert again.resumed == 8 * 1024  # the rate printed is of the deals dealt in this run
     assert "8,192 deals resumed from a checkpoint" in str(again.report())
     with checkpoint(tmp_path / "c", resume=True):  # all saved: nothing is computed
-        _ctrl_c_after(monkeypatch, __import__("zipai_sim.simulate").simulate.ko,
+        _ctrl_c_after(monkeypatch, __import__("zipai_sim.deals.simulate").simulate.ko,
                       "analyze_chunks", 0)
         _same(simulate_deals("guangxi-81", threads=2, **args), whole)
 
@@ -123,7 +123,7 @@ def test_cli_simulate_checkpoint_then_resume(tmp_path, capsys, monkeypatch):
 def test_cli_balance_sweep_checkpoint_then_resume(tmp_path, capsys, monkeypatch):
     argv = ["balance", "--hands", "100", "--threads", "1", "--seed", "8",
             "--thresholds", "15", "20"]
-    import zipai_sim.play.balance as bal
+    import zipai_sim.studies.balance as bal
 
     got, whole = _cli_cut_then_resume(
         argv, "b.parquet", tmp_path, capsys, monkeypatch,

@@ -9,14 +9,14 @@ import pytest
 
 import zipai_sim as zs
 from zipai_sim import tables as T
-from zipai_sim.play.match import simulate_matches
+from zipai_sim.studies.match import simulate_matches
 
 distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")
 def client():
-    from zipai_sim.cli_dask import local_cluster
+    from zipai_sim.cli.dask import local_cluster
 
     with local_cluster(2) as cluster, distributed.Client(cluster) as c:
         yield c

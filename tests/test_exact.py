@@ -1,4 +1,4 @@
-"""Exact enumeration (zipai_sim.exact): reduced-deck brute force, closed forms, automaton."""
+"""Exact enumeration (zipai_sim.exact.opening): reduced-deck brute force, closed forms, automaton."""
 
 from fractions import Fraction
 
@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from exact_brute import deck_of, table
 
-from zipai_sim import params as p
-from zipai_sim import reference as ref
-from zipai_sim.exact import _table
+from zipai_sim.game import params as p
+from zipai_sim.game import reference as ref
+from zipai_sim.exact.opening import _table
 from zipai_sim.exact import counts as cnt
 from zipai_sim.kernels.automaton import accepts
-from zipai_sim.variants import load_variant
+from zipai_sim.game.variants import load_variant
 
 # values 一二三 and 七十 small, 一二三 big: runs, 二七十, 绞, 坎, 提 and the pair rule all occur
 KINDS = (0, 1, 2, 6, 9, 10, 11, 12)
@@ -103,7 +103,7 @@ def test_automaton_decides_completeness():
 
 
 def test_checkpoint_resumes_without_recomputing(tmp_path, monkeypatch):
-    import zipai_sim.exact as ex
+    import zipai_sim.exact.opening as ex
 
     P = CASES["santi-gen"]
     copies = deck_of(KINDS)
@@ -144,7 +144,7 @@ def test_exact_checkpoint_that_is_a_file_is_refused(tmp_path, capsys):
     """A file where the checkpoint folder should go is named, in Python and on the command
     line (one line, exit 2), before any table is looked up or written."""
     import zipai_sim as zs
-    from zipai_sim.cli import main
+    from zipai_sim.cli.main import main
 
     f = tmp_path / "cp"
     f.write_text("not a folder")
@@ -159,8 +159,8 @@ def test_exact_checkpoint_that_is_a_file_is_refused(tmp_path, capsys):
 
 
 def test_cli_exact_writes_table(tmp_path, capsys):
-    from zipai_sim.cli import main
-    from zipai_sim.io import read_metadata
+    from zipai_sim.cli.main import main
+    from zipai_sim.runs.io import read_metadata
 
     out = tmp_path / "e.parquet"
     assert main(["exact", "--variant", "guangxi-81", "--out", str(out)]) == 0
@@ -175,7 +175,7 @@ def test_cli_exact_writes_table(tmp_path, capsys):
 @pytest.mark.slow
 def test_shipped_table_is_what_the_enumeration_gives():
     import zipai_sim as zs
-    from zipai_sim.exact import stored
+    from zipai_sim.exact.opening import stored
 
     v = zs.load_variant("changde-paohuzi")
     fresh = zs.exact_opening(v, recompute=True)

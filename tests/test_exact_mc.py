@@ -1,4 +1,4 @@
-"""Monte Carlo (simulate_deals) against the exact tables (zipai_sim.exact), every metric.
+"""Monte Carlo (simulate_deals) against the exact tables (zipai_sim.exact.opening), every metric.
 
 The exact values come from the enumeration, checked on reduced decks against a plain-Python
 brute force (test_exact.py); here an independent engine, the dealing kernel, must agree with
@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import binomtest, norm
 
 import zipai_sim as zs
-from zipai_sim.exact import stored
+from zipai_sim.exact.opening import stored
 
 ALPHA = 2 * norm.sf(4)
 VARIANTS = zs.list_variants()

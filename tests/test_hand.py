@@ -194,7 +194,7 @@ def test_instant_column_reads_the_kernel_codes():
     import numpy as np
     import polars as pl
 
-    from zipai_sim import evaluate
+    from zipai_sim.deals import evaluate
     from zipai_sim.kernels import hand as khand
 
     codes = np.array([khand.INSTANT_NONE, khand.INSTANT_SANTI, khand.INSTANT_WUKAN,

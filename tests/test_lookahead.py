@@ -18,9 +18,9 @@ from _gen import complete_hands
 from scipy import stats
 
 import zipai_sim as zs
-from zipai_sim import params
-from zipai_sim import reference as ref
-from zipai_sim.chunks import chunk_keys
+from zipai_sim.game import params
+from zipai_sim.game import reference as ref
+from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy
 

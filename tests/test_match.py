@@ -5,10 +5,10 @@ import polars as pl
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.chunks import DEFAULT_CHUNK
-from zipai_sim.play.match import EndRule, match_end, play_match, simulate_matches
+from zipai_sim.runs.chunks import DEFAULT_CHUNK
+from zipai_sim.studies.match import EndRule, match_end, play_match, simulate_matches
 from zipai_sim.play.trace import hand_result, play_seeded
-from zipai_sim.settle import HandResult, settle
+from zipai_sim.game.settle import HandResult, settle
 
 
 def win(winner: int, huxi: int, seats: int = 3) -> HandResult:
@@ -180,8 +180,8 @@ def test_user_policy_plays_matches_on_the_reference_engine():
 
 
 def test_match_cli_writes_rows_with_metadata(tmp_path, capsys):
-    from zipai_sim.cli import main
-    from zipai_sim.io import read_metadata
+    from zipai_sim.cli.main import main
+    from zipai_sim.runs.io import read_metadata
 
     out = tmp_path / "m.parquet"
     assert main(["match", "--variant", "hunan-hengyang", "--matches", "4", "--seed", "3",
@@ -200,7 +200,7 @@ def test_match_cli_writes_rows_with_metadata(tmp_path, capsys):
 
 def test_settle_counts_is_settle_on_the_card_counts():
     """Settlement reads only the winner's red / big / small counts (RULES.md §7.1, §7.4)."""
-    from zipai_sim.settle import settle_counts
+    from zipai_sim.game.settle import settle_counts
 
     cards = (0, 3, 0, 0, 0, 0, 4, 0, 0, 4, 0, 3, 0, 0, 0, 0, 3, 0, 0, 3)  # 20 red, 9 big
     for v in ("changde-paohuzi", "changsha-paohuzi", "guangxi-81"):

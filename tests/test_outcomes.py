@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.cards import parse_hand
+from zipai_sim.game.cards import parse_hand
 
 
 def stacked(dealer21: str, liangzhang: str, stock_top: list[str], seat1: str | None = None):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.chunks import chunk_keys, chunk_sizes
+from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 

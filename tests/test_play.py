@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 import zipai_sim as zs
-from zipai_sim import reference as ref
-from zipai_sim.cards import parse_hand
-from zipai_sim.chunks import chunk_keys
+from zipai_sim.game import reference as ref
+from zipai_sim.game.cards import parse_hand
+from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy, RandomPolicy
 

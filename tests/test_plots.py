@@ -20,9 +20,9 @@ import pytest
 from test_cli import run
 
 import zipai_sim as zs
-from zipai_sim import fonts, plots, plots_labels
+from zipai_sim.plots import fonts, figures as plots, labels as plots_labels
 from zipai_sim import tables as T
-from zipai_sim.play.balance import simulate_hands
+from zipai_sim.studies.balance import simulate_hands
 
 
 @pytest.fixture(autouse=True)
@@ -257,7 +257,7 @@ def test_tianhu_threshold_overlapping_lines_stay_readable(deal):
 
 
 def _footer(ax) -> str:
-    from zipai_sim.plots_runs import FOOTER_GID
+    from zipai_sim.plots.runs import FOOTER_GID
 
     (foot,) = [t for t in ax.figure.texts if t.get_gid() == FOOTER_GID]
     return foot.get_text()

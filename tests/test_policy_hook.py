@@ -4,8 +4,8 @@ its legal options, and the checks on its answers."""
 import pytest
 
 import zipai_sim as zs
-from zipai_sim import params as p
-from zipai_sim.play.balance import simulate_hands
+from zipai_sim.game import params as p
+from zipai_sim.studies.balance import simulate_hands
 from zipai_sim.play.observation import HIDDEN, observe
 from zipai_sim.play.policies import GamePolicy, ObservingPolicy, Policy, as_policy
 from zipai_sim.play.trace import play_seeded

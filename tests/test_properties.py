@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import zipai_sim as zs
-from zipai_sim.cards import card_name
+from zipai_sim.game.cards import card_name
 
 VARIANTS = st.sampled_from(["guangxi-81", "hunan-hengyang", "liuhu-dao", "guangxi-dazipai"])
 hands21 = st.permutations(list(np.repeat(np.arange(20), 4))).map(

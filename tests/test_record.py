@@ -12,13 +12,13 @@ import pytest
 from test_cli import run
 
 import zipai_sim as zs
-from zipai_sim.cards import parse_hand
-from zipai_sim.chunks import chunk_keys
+from zipai_sim.game.cards import parse_hand
+from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy
-from zipai_sim.play.record import record_from_game, record_from_kernel
-from zipai_sim.reference import shuffled_deck
+from zipai_sim.records.build import record_from_game, record_from_kernel
+from zipai_sim.game.reference import shuffled_deck
 
 VARIANTS = zs.list_variants()
 DOC = Path(__file__).parent.parent / "docs" / "records.md"
@@ -144,7 +144,7 @@ def test_the_liangzhang_won_on_at_the_deal_is_in_no_hand(engine):
     """A 地胡 on the 亮张 (changde: a non-dealer wins with it at the deal): the `end` line's
     dealer hand is the dealt 21 less the 亮张, the card won on (docs/records.md: "the card won
     on is in no hand"). It listed all 21, 81 cards in the record."""
-    from zipai_sim.cards import parse_hand
+    from zipai_sim.game.cards import parse_hand
 
     n = 412  # deal 411 of seed 11 is one (random play: the reference engine plays it quickly)
     _, recs = zs.simulate_hands("changde-paohuzi", n, 11, ["random"] * 3, records=n,
@@ -295,8 +295,8 @@ def test_every_changed_discard_is_caught():
     """The last discard of each hand changed to another card the seat may discard: legal where
     it is made, so the record fails later — at a claim, a win, or at worst the cards left in
     hand (the ``end`` line)."""
-    from zipai_sim.play.record import apply_moves
-    from zipai_sim.play.replay import move_of
+    from zipai_sim.records.build import apply_moves
+    from zipai_sim.records.replay import move_of
 
     _, recs = zs.simulate_hands("guangxi-81", 60, 8, records=60, threads=1)
     lines_hit = []

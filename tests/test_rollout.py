@@ -20,17 +20,17 @@ import pytest
 from test_hidden import redeal
 
 import zipai_sim as zs
-from zipai_sim import params
-from zipai_sim.chunks import chunk_keys
-from zipai_sim.io import read_metadata
+from zipai_sim.game import params
+from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.runs.io import read_metadata
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.play.rollout import survivors, world_stages
 from zipai_sim.play import rollout as pr
-from zipai_sim.play.balance_rows import _outcome_row
+from zipai_sim.play.payoffs import outcome_row
 from zipai_sim.play.bots_rollout import DISCARD, RolloutPolicy, world
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
-from zipai_sim.reference import shuffled_deck
+from zipai_sim.game.reference import shuffled_deck
 
 VARIANTS = zs.list_variants()
 KEY = int(chunk_keys(4242, 0, 1)[0])
@@ -48,7 +48,7 @@ def reference_hand(v, j: int, codes: list[int], k: int):
     pols = [RolloutPolicy(k) if c == kp.POL_ROLLOUT else BOTS[c]() for c in codes]
     g = Game(v, shuffled_deck(KEY, j), pols, KEY, j)
     out = g.play()
-    return g.moves, _outcome_row(g, out)
+    return g.moves, outcome_row(g, out)
 
 
 def kernel_deck(v, deck: list[int], codes: list[int], j: int, k: int = 2):

@@ -14,8 +14,8 @@ import pytest
 from rules_checker import check_hand, counts, hand_huxi
 
 import zipai_sim as zs
-from zipai_sim.chunks import chunk_keys
-from zipai_sim.reference import shuffled_deck
+from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.game.reference import shuffled_deck
 
 VARIANTS = zs.list_variants()
 N_KERNEL = 300  # hands per variant and policy, numba engine (default suite)
@@ -87,7 +87,7 @@ def test_checker_uses_no_engine_code():
         elif isinstance(node, ast.ImportFrom):
             names.append(node.module or "")
             names += [f"{node.module}.{a.name}" for a in node.names]
-    banned = ("zipai_sim.play", "zipai_sim.kernels", "zipai_sim.reference", "zipai_sim.evaluate")
+    banned = ("zipai_sim.play", "zipai_sim.kernels", "zipai_sim.game.reference", "zipai_sim.deals.evaluate")
     assert not [n for n in names if n.startswith(banned)]
 
 

@@ -25,7 +25,7 @@ import polars as pl
 import pytest
 from test_cli import _console_script, assert_one_line_error, run
 
-from zipai_sim.io import read_metadata
+from zipai_sim.runs.io import read_metadata
 
 TOP_SEED = 2**64 - 1  # the largest seed the issue asks every command to take
 
@@ -74,7 +74,7 @@ def test_table_seed_column_python_range():
 
 def test_plot_reads_a_top_seed_simulate_file(tmp_path, capsys):
     """plot fills the seed of a simulate summary from its metadata: 2**64−1 fits (UInt64)."""
-    from zipai_sim.plots import load_result
+    from zipai_sim.plots.figures import load_result
 
     path = tmp_path / "s.parquet"
     code, _, err = run(["simulate", "--deals", "200", "--chunk-size", "128", "--seed",
@@ -126,7 +126,7 @@ def test_exact_threshold_outside_the_knob_range(tmp_path, capsys, monkeypatch):
     """A threshold no hand reaches (the knobs stop at 1000 胡息) would enumerate for minutes to
     print zeros: refused before the enumeration."""
     monkeypatch.chdir(tmp_path)
-    _no_work(monkeypatch, "zipai_sim.exact.exact_opening")
+    _no_work(monkeypatch, "zipai_sim.exact.opening.exact_opening")
     assert_one_line_error(*run(["exact", "--thresholds", "15", str(10**30)], capsys),
                           "--thresholds", "0..1000")
     assert not list(tmp_path.iterdir())
@@ -183,7 +183,7 @@ def test_variant_file_must_be_small_and_regular(kind, command, flag, tmp_path, c
 
 
 def test_load_variant_refuses_a_device_by_parameter():
-    from zipai_sim.variants import VariantError, load_variant
+    from zipai_sim.game.variants import VariantError, load_variant
 
     with pytest.raises(VariantError, match="/dev/zero: the variant file is not a regular"):
         load_variant("/dev/zero")
@@ -211,7 +211,7 @@ def test_two_outputs_on_one_path_are_refused_before_work(argv, tmp_path, capsys,
     (tmp_path / "sub").mkdir()
     (tmp_path / "X.parquet").write_bytes(b"an earlier result")
     (tmp_path / "link.parquet").symlink_to(tmp_path / "X.parquet")
-    _no_work(monkeypatch, "zipai_sim.play.balance.hands_runs",
+    _no_work(monkeypatch, "zipai_sim.studies.balance.hands_runs",
              "zipai_sim.tables.opening_runs")
     line = assert_one_line_error(*run(argv, capsys), "both name")
     assert re.search(r"--(out|rows-out|records) and --(out|rows-out|records)", line)
@@ -220,7 +220,7 @@ def test_two_outputs_on_one_path_are_refused_before_work(argv, tmp_path, capsys,
 
 def test_exact_out_and_checkpoint_on_one_path(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    _no_work(monkeypatch, "zipai_sim.exact.exact_opening")
+    _no_work(monkeypatch, "zipai_sim.exact.opening.exact_opening")
     assert_one_line_error(*run(["exact", "--out", "e.parquet", "--checkpoint", "e.parquet"],
                                capsys), "--out and --checkpoint")
     assert not list(tmp_path.iterdir())
@@ -244,7 +244,7 @@ def _ctrl_c_after(monkeypatch, owner, name: str, calls: int) -> None:
 
 def _interrupt_after(monkeypatch, calls: int) -> None:
     """Ctrl-C during the deal kernel call after ``calls`` finished ones."""
-    import zipai_sim.simulate as sim
+    import zipai_sim.deals.simulate as sim
 
     monkeypatch.setattr(sim, "BATCH_DEALS", 1024)  # 4 chunks of 1024 deals a call, 1 thread
     _ctrl_c_after(monkeypatch, sim.ko, "analyze_chunks", calls)
@@ -330,9 +330,9 @@ def test_sigint_to_a_real_simulate_child(tmp_path):
 # --- a failed final write keeps the result -----------------------------------------------------
 
 @pytest.mark.parametrize("argv,target,shown", [
-    (["simulate", "--deals", "3000", "--chunk-size", "512"], "zipai_sim.simulate.simulate_deals",
+    (["simulate", "--deals", "3000", "--chunk-size", "512"], "zipai_sim.deals.simulate.simulate_deals",
      "| tianhu "),
-    (["balance", "--hands", "60"], "zipai_sim.play.balance.hands_runs", "| win "),
+    (["balance", "--hands", "60"], "zipai_sim.studies.balance.hands_runs", "| win "),
     (["table", "deal", "--deals", "3000"], "zipai_sim.tables.deal_table", "| tianhu "),
 ])
 def test_failed_final_write_keeps_the_result(argv, target, shown, tmp_path, capsys,
@@ -374,7 +374,7 @@ def test_failed_final_write_keeps_the_result(argv, target, shown, tmp_path, caps
 def _balance_interrupt_after(monkeypatch, calls: int, chunk: int = 16) -> None:
     """Ctrl-C during the play kernel call after ``calls`` finished ones; chunks of ``chunk``
     hands, so that with one thread a batch (2 chunks) is ``2 × chunk`` hands."""
-    import zipai_sim.play.balance as bal
+    import zipai_sim.studies.balance as bal
     from zipai_sim.kernels import play as kp
 
     monkeypatch.setattr(bal, "DEFAULT_HAND_CHUNK", chunk)  # the CLI's chunk and --rows bound
@@ -387,7 +387,7 @@ def _counts(df: pl.DataFrame) -> pl.DataFrame:
 
 def test_partial_balance_is_written_beside_and_equals_a_run_of_the_hands_done(
         tmp_path, capsys, monkeypatch):
-    from zipai_sim.play.balance import simulate_hands
+    from zipai_sim.studies.balance import simulate_hands
 
     out = tmp_path / "b.parquet"
     out.write_bytes(b"a complete earlier result")
@@ -433,7 +433,7 @@ def _assert_sweep_cut_in_round_2(code: int, stdout: str, err: str, out) -> None:
 def test_interrupted_balance_sweep_stops_every_run_at_one_chunk(tmp_path, capsys, monkeypatch):
     """Ctrl-C during round 2 (the 6th kernel call): every threshold keeps round 1's 32 hands,
     each equal to an uninterrupted run of 32 hands."""
-    from zipai_sim.play.balance import simulate_hands
+    from zipai_sim.studies.balance import simulate_hands
 
     _balance_interrupt_after(monkeypatch, 5)
     out = tmp_path / "s.parquet"
@@ -441,7 +441,7 @@ def test_interrupted_balance_sweep_stops_every_run_at_one_chunk(tmp_path, capsys
                              "--thresholds", "15", "20", "25", "--out", str(out)], capsys)
     _assert_sweep_cut_in_round_2(code, stdout, err, out)
     monkeypatch.undo()
-    from zipai_sim.variants import load_variant
+    from zipai_sim.game.variants import load_variant
 
     v = load_variant("guangxi-81").with_threshold(20)
     got = pl.read_parquet(tmp_path / "s.partial.parquet").filter(threshold=20)
@@ -452,7 +452,7 @@ def test_interrupted_balance_sweep_stops_every_run_at_one_chunk(tmp_path, capsys
 def test_simulate_hands_returns_the_partial_summary(monkeypatch):
     """As simulate_deals: Ctrl-C returns what finished rather than raising; the run info says
     partial (header) and n is the hands done."""
-    from zipai_sim.play.balance import simulate_hands
+    from zipai_sim.studies.balance import simulate_hands
 
     _balance_interrupt_after(monkeypatch, 2)
     s, rows, recs = simulate_hands("guangxi-81", 200, seed=2, chunk_size=10, threads=1,
@@ -464,7 +464,7 @@ def test_simulate_hands_returns_the_partial_summary(monkeypatch):
 
 def _match_interrupt_after(monkeypatch, calls: int) -> None:
     """Ctrl-C in match ``calls + 1`` (a match is a chunk; batches of one match here)."""
-    import zipai_sim.play.match as mt
+    import zipai_sim.studies.match as mt
 
     monkeypatch.setattr(mt, "MATCH_BATCH", 1)
     _ctrl_c_after(monkeypatch, mt, "_run", calls)
@@ -472,7 +472,7 @@ def _match_interrupt_after(monkeypatch, calls: int) -> None:
 
 def test_partial_match_is_written_beside_and_equals_a_run_of_the_matches_done(
         tmp_path, capsys, monkeypatch):
-    from zipai_sim.play.match import simulate_matches
+    from zipai_sim.studies.match import simulate_matches
 
     out = tmp_path / "m.parquet"
     out.write_bytes(b"a complete earlier result")
@@ -507,7 +507,7 @@ def test_compile_note_when_the_cache_is_cold(tmp_path, monkeypatch, capsys):
     import importlib
     import sys
 
-    from zipai_sim.runs import COMPILING, cold, compile_note
+    from zipai_sim.runs.driver import COMPILING, cold, compile_note
 
     (tmp_path / "coldmod.py").write_text(
         "from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
@@ -576,7 +576,7 @@ def test_interrupted_opening_sweep_stops_every_run_at_one_chunk(tmp_path, capsys
     """Ctrl-C during round 2 (the 6th kernel call): every threshold keeps round 1's 32 hands,
     each equal to an uninterrupted run of 32 hands."""
     from zipai_sim import tables as T
-    from zipai_sim.variants import load_variant
+    from zipai_sim.game.variants import load_variant
 
     _opening_interrupt_after(monkeypatch, 5)
     out = tmp_path / "s.parquet"
@@ -594,7 +594,7 @@ def test_run_batches_plans_its_batches_lazily():
     """A run of the library's largest size (2**50 items, one a chunk and a batch) must not lay
     out its 2**50 batch ranges before the first batch: with a list of them it filled the memory
     (a fresh user's zs.simulate_hands(..., 10**15)). A Ctrl-C after two batches keeps two."""
-    from zipai_sim.runs import run_batches
+    from zipai_sim.runs.driver import run_batches
 
     calls = []
 

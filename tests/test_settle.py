@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zipai_sim.cards import parse_hand
-from zipai_sim.settle import HandResult, Settlement, settle
-from zipai_sim.variants import list_variants, load_variant
+from zipai_sim.game.cards import parse_hand
+from zipai_sim.game.settle import HandResult, Settlement, settle
+from zipai_sim.game.variants import list_variants, load_variant
 
 V81, DZP, HY, CS, CD, LHD = ("guangxi-81", "guangxi-dazipai", "hunan-hengyang",
                               "changsha-paohuzi", "changde-paohuzi", "liuhu-dao")

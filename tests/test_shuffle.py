@@ -9,7 +9,7 @@ at any position of the stream.
 import numpy as np
 import pytest
 
-from zipai_sim import reference as ref
+from zipai_sim.game import reference as ref
 from zipai_sim.kernels.deal import (
     DECK,
     deal_steps,

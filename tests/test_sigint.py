@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 from test_cli import _console_script
 
-from zipai_sim.io import read_metadata
+from zipai_sim.runs.io import read_metadata
 
 
 def _interrupt(argv: list[str], cwd, group: bool = False) -> tuple[int, bytes, str]:
@@ -158,7 +158,7 @@ def test_ctrl_c_after_the_run_finished_keeps_the_complete_result(tmp_path, capsy
     complete result is still printed and written under its name, exit 0, with a note."""
     from test_cli import run
 
-    from zipai_sim.simulate import SimResult
+    from zipai_sim.deals.simulate import SimResult
 
     real = SimResult.report
 
@@ -176,6 +176,6 @@ def test_ctrl_c_after_the_run_finished_keeps_the_complete_result(tmp_path, capsy
     assert read_metadata(out)["partial"] == "false" and "| tianhu " in stdout
     assert signal.getsignal(signal.SIGINT) is not None  # the handler is given back
     monkeypatch.undo()  # and nothing of the held-back Ctrl-C reaches a later Python run
-    from zipai_sim.simulate import simulate_deals
+    from zipai_sim.deals.simulate import simulate_deals
 
     assert simulate_deals("guangxi-81", 3000, chunk_size=500, progress=False).n == 3000

@@ -1,8 +1,8 @@
 """``simulate_deals``: chunking, reproducibility, Ctrl-C, summaries and Parquet output.
 
 Expected values come from the rules (RULES.md §4, §6, §7.3, §9), from exact reasoning about the
-chunk scheme documented in ``zipai_sim.chunks`` (deal ``i`` depends on ``(seed, chunk_size, i)``
-only), from the closed-form Wilson interval, or from the pure-Python ``zipai_sim.reference``
+chunk scheme documented in ``zipai_sim.runs.chunks`` (deal ``i`` depends on ``(seed, chunk_size, i)``
+only), from the closed-form Wilson interval, or from the pure-Python ``zipai_sim.game.reference``
 twin; never from a value the code under test printed earlier.
 """
 
@@ -17,13 +17,13 @@ import polars as pl
 import pytest
 
 import zipai_sim
-import zipai_sim.simulate as zsim
-from zipai_sim import reference as ref
-from zipai_sim.cards import card_name
-from zipai_sim.chunks import chunk_keys
-from zipai_sim.io import read_metadata
+import zipai_sim.deals.simulate as zsim
+from zipai_sim.game import reference as ref
+from zipai_sim.game.cards import card_name
+from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.runs.io import read_metadata
 from zipai_sim.stats import wilson
-from zipai_sim.variants import VariantError, load_variant
+from zipai_sim.game.variants import VariantError, load_variant
 
 CS = 4096  # small chunks, so that every run below spans several of them
 Z = 1.959963984540054  # Φ⁻¹(0.975)

@@ -17,11 +17,11 @@ from scipy.stats import hypergeom
 from test_cli import run
 
 import zipai_sim as zs
-from zipai_sim import reference as ref
+from zipai_sim.game import reference as ref
 from zipai_sim import tables as T
-from zipai_sim.cards import CardError, parse_hand
-from zipai_sim.chunks import chunk_keys
-from zipai_sim.io import read_metadata
+from zipai_sim.game.cards import CardError, parse_hand
+from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.runs.io import read_metadata
 from zipai_sim.kernels import features as kf
 
 WAIT20 = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"  # README: 听 二 十 拾
@@ -263,7 +263,7 @@ def test_features_of_a_hand_written_deal():
 
 def twin_opening_huxi(hand: np.ndarray, P: tuple) -> int:
     """Locked 提/坎 plus the best set of disjoint scoring groups, by trying every subset (§4)."""
-    from zipai_sim import params as p
+    from zipai_sim.game import params as p
 
     total = 0
     free = [int(x) if x < 3 else 0 for x in hand]
@@ -289,7 +289,7 @@ def twin_opening_huxi(hand: np.ndarray, P: tuple) -> int:
 
 def twin_seat(hand: np.ndarray, seat: int, lz: int, v) -> tuple:
     """(huxi, ti, kan, red, waits, mask, p) of one seat from RULES.md and the public ``waits``."""
-    from zipai_sim import params as p
+    from zipai_sim.game import params as p
 
     P = v.params
     seats, S = P[p.SEATS], P[p.STOCK_LEN]
@@ -370,7 +370,7 @@ def records():
 
 def test_records_agree_with_simulate_hands(records):
     """Same seed and chunk size: the same hands, so the same wins and mean scores per seat."""
-    from zipai_sim.play.balance import simulate_hands
+    from zipai_sim.studies.balance import simulate_hands
 
     b = simulate_hands("guangxi-81", 400, 9)
     t = T.opening_table(records, by="seat")

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import zipai_sim as zs
-from zipai_sim import reference as ref
+from zipai_sim.game import reference as ref
 from zipai_sim.kernels.ting import ting, ting_after_discard
 from zipai_sim.kernels.ting_masks import ting_after_discards, ting_discards
 

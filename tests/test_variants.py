@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from zipai_sim import params as P
-from zipai_sim import variants
-from zipai_sim.variants import (
+from zipai_sim.game import params as P
+from zipai_sim.game import variants
+from zipai_sim.game.variants import (
     Variant,
     VariantError,
     describe,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import exact as ke
-from ..kernels.automaton import build
+from zipai_sim.kernels import exact as ke
+from zipai_sim.kernels.automaton import build
 
 FULL_DECK = np.full(20, 4, np.int64)
 

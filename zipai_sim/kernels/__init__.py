@@ -1,7 +1,8 @@
 """Numba kernels: numpy arrays and the variant's integer tuple in, numpy arrays out.
 
-Nothing here validates input; the public API in ``zipai_sim.api`` does. Every kernel has a slow
-pure-Python twin in ``zipai_sim.reference`` that the tests compare it against.
+Nothing here validates input; the public API of the packages above (``zipai_sim.deals``,
+``zipai_sim.play``, ...) does. Every kernel has a slow
+pure-Python twin in ``zipai_sim.game.reference`` that the tests compare it against.
 
 Numba's on-disk cache checks only the source file of the cached function itself, so a kernel
 that inlines or calls code from another file keeps its old machine code when only that other
@@ -19,7 +20,7 @@ _PKG = Path(__file__).resolve().parent.parent
 def _sources() -> list[Path]:
     """Every file whose code or constants end up in cached machine code."""
     return sorted(list(Path(__file__).resolve().parent.rglob("*.py"))
-                  + [_PKG / "params.py", _PKG / "play" / "match.py"])
+                  + [_PKG / "game" / "params.py"])
 
 
 def drop_stale_caches(pkg: Path, sources: list[Path], stamp: Path) -> bool:

@@ -1,15 +1,15 @@
-"""Batch kernels behind the public API (``zipai_sim.evaluate``): one pass that checks a batch of
+"""Batch kernels behind the public API (``zipai_sim.deals.evaluate``): one pass that checks a batch of
 hands and counts its 提 and 坎, the opening evaluation of every row (``evaluate_batch``), one
 pass that does both, and 听 (waits) of every row.
 
 ``check_hands`` finds that a row is wrong, not what is wrong: the caller then runs the slow checks
-(``zipai_sim.cards.validate_counts``) to word the error.
+(``zipai_sim.game.cards.validate_counts``) to word the error.
 """
 
 import numpy as np
 from numba import njit, prange
 
-from .hand import WORK, eval_packed, instant_counts, is_win, pack_hand, waits
+from zipai_sim.kernels.hand import WORK, eval_packed, instant_counts, is_win, pack_hand, waits
 
 CHECK_BLOCK = 16384  # rows per parallel task in check_hands
 WAITS_BLOCK = 256  # rows per parallel task in waits_batch

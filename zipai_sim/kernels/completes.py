@@ -11,8 +11,8 @@ together, the two kinds a 绞 joins). The greedy and lookahead policies ask it b
 import numpy as np
 from numba import njit
 
-from .automaton import build as build_automaton
-from .packed import EQS_SMALL, W, classes
+from zipai_sim.kernels.automaton import build as build_automaton
+from zipai_sim.kernels.packed import EQS_SMALL, W, classes
 
 
 def _flat_automaton() -> tuple[np.ndarray, np.ndarray]:

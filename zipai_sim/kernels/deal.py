@@ -13,9 +13,9 @@ the 亮张 on).
 import numpy as np
 from numba import njit, prange
 
-from .. import params as p
-from .packed import popcount
-from .rng import bounded, deal_state, pair_draws
+from zipai_sim.game import params as p
+from zipai_sim.kernels.packed import popcount
+from zipai_sim.kernels.rng import bounded, deal_state, pair_draws
 
 N_KINDS = 20
 DECK = 80
@@ -134,6 +134,14 @@ def shuffle_deal_packed(deck, h, seats, state, spare, have, packed):
     deck[end] = lz
     packed[0] += lz  # the last card dealt is the dealer's 亮张
     return state, spare, have
+
+
+@njit(cache=True)
+def seeded_deck(key, h, deck):
+    """Deal hand ``h`` of chunk key ``key`` into ``deck: int8[80]`` as ``kernels.play.play_chunks``
+    deals it (= ``game.reference.shuffled_deck(key, h)``); ``key: uint64``, ``h: int64``."""
+    fresh_deck(deck)
+    shuffle_steps(deck, 0, DECK - 1, deal_state(key, h), NO_SPARE, 0)
 
 
 @njit(cache=True, _nrt=False)

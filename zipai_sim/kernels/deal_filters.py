@@ -8,9 +8,19 @@ so the deal loop's results are those of searching every hand (``tests/test_compl
 
 from numba import njit
 
-from .. import params as p
-from .hand import group_points, locked_points, peng_points
-from .packed import EQS_BIG, EQS_SMALL, LOW, RUN_STARTS, TWIN, W, classes, may_complete, orphans
+from zipai_sim.game import params as p
+from zipai_sim.kernels.hand import group_points, locked_points, peng_points
+from zipai_sim.kernels.packed import (
+    EQS_BIG,
+    EQS_SMALL,
+    LOW,
+    RUN_STARTS,
+    TWIN,
+    W,
+    classes,
+    may_complete,
+    orphans,
+)
 
 YS_SMALL = (1 << (W * 0)) | (1 << (W * 1)) | (1 << (W * 2))  # 一二三
 YS_BIG = YS_SMALL << TWIN  # 壹贰叁

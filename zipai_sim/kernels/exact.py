@@ -1,4 +1,4 @@
-"""Exhaustive enumeration of opening hands (RULES.md §6, §9; ``zipai_sim.exact``).
+"""Exhaustive enumeration of opening hands (RULES.md §6, §9; ``zipai_sim.exact.opening``).
 
 A depth-first walk over count vectors, one value (small and big kind) per level, steered by the
 completability automaton of ``zipai_sim.kernels.automaton``: a prefix is dropped as soon as no split
@@ -26,8 +26,8 @@ card ``k``, ``c = c' - e_k``):
 import numpy as np
 from numba import njit, prange
 
-from .. import params as p
-from .exact_leaf import (  # noqa: F401  (modes and counter layout are this module's API)
+from zipai_sim.game import params as p
+from zipai_sim.kernels.exact_leaf import (
     A_FX,
     A_HIST,
     A_HIST_NI,
@@ -48,7 +48,7 @@ from .exact_leaf import (  # noqa: F401  (modes and counter layout are this modu
     _fours,
     _leaf,
 )
-from .hand import WORK
+from zipai_sim.kernels.hand import WORK
 
 
 @njit(cache=True)

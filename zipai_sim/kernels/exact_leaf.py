@@ -9,8 +9,8 @@ histogram, weighted by the chance that no instant win came first, and the 翻信
 
 from numba import njit
 
-from .. import params as p
-from .hand import count_ti_kan, eval_hand, group_points, peng_points
+from zipai_sim.game import params as p
+from zipai_sim.kernels.hand import count_ti_kan, eval_hand, group_points, peng_points
 
 MODE_DEALER = 0
 MODE_EXTRA = 1

@@ -28,10 +28,10 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .. import params as p
-from .deal import DECK, NO_SPARE, fresh_deck, hands_from_deck, shuffle_steps
-from .hand import WORK, eval_hand, group_points, is_win
-from .rng import deal_state
+from zipai_sim.game import params as p
+from zipai_sim.kernels.deal import DECK, NO_SPARE, fresh_deck, hands_from_deck, shuffle_steps
+from zipai_sim.kernels.hand import WORK, eval_hand, group_points, is_win
+from zipai_sim.kernels.rng import deal_state
 
 F_HUXI = 0
 F_TI = 1

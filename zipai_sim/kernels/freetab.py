@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .packed import LOW, LOW10, TWIN, W, run_cover
+from zipai_sim.kernels.packed import LOW, LOW10, TWIN, W, run_cover
 
 N_CODES = 3 ** 10
 VERSION = 1

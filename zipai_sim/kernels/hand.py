@@ -14,9 +14,9 @@ exact (e.g. 一二三 + 四五六 beats 二三四 + ...).
 import numpy as np
 from numba import njit
 
-from .. import params as p
-from .freetab import free_tab, small_counts
-from .packed import LOW, TWIN, W, classes, orphans, popcount
+from zipai_sim.game import params as p
+from zipai_sim.kernels.freetab import free_tab, small_counts
+from zipai_sim.kernels.packed import LOW, TWIN, W, classes, orphans, popcount
 
 NO_HAND = -1  # returned 胡息 when the cards do not form a winning shape
 WORK = 80  # length of the int64 scratch a caller passes to eval_hand

@@ -18,13 +18,27 @@ hands that pass the cheap necessary tests of ``kernels.deal_filters`` (about 8 %
 import numpy as np
 from numba import njit, prange
 
-from .. import params as p
-from .completes import all_groups
-from .deal import DECK, NO_SPARE, fresh_powers, kind_of, shuffle_deal_packed, shuffle_steps
-from .deal_filters import incoming_bonus, may_be_complete, may_win_on
-from .hand import INSTANT_NONE, INSTANT_SANTI, WORK, eval_packed, instant_code, is_win
-from .packed import W, classes, pack, popcount, unpack
-from .rng import deal_state
+from zipai_sim.game import params as p
+from zipai_sim.kernels.completes import all_groups
+from zipai_sim.kernels.deal import (
+    DECK,
+    NO_SPARE,
+    fresh_powers,
+    kind_of,
+    shuffle_deal_packed,
+    shuffle_steps,
+)
+from zipai_sim.kernels.deal_filters import incoming_bonus, may_be_complete, may_win_on
+from zipai_sim.kernels.hand import (
+    INSTANT_NONE,
+    INSTANT_SANTI,
+    WORK,
+    eval_packed,
+    instant_code,
+    is_win,
+)
+from zipai_sim.kernels.packed import W, classes, pack, popcount, unpack
+from zipai_sim.kernels.rng import deal_state
 
 # columns of the per-chunk count row
 C_N = 0

@@ -38,8 +38,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as trailing
 
-from .freetab import N_CODES, POW3, TAB, code_of
-from .packed import LOW, LOW10, TWIN, W
+from zipai_sim.kernels.freetab import N_CODES, POW3, TAB, code_of
+from zipai_sim.kernels.packed import LOW, LOW10, TWIN, W
 
 # bit i of SIZE_BITS[code]
 _NAMES = ("T0", "T1", "T2", "A0", "A1", "R0", "R1", "R2", "S0", "S1")

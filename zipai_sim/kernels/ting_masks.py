@@ -24,9 +24,9 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as trailing
 
-from .freetab import N_CODES, POW3, code_of
-from .packed import TWIN, W
-from .ting import (
+from zipai_sim.kernels.freetab import N_CODES, POW3, code_of
+from zipai_sim.kernels.packed import TWIN, W
+from zipai_sim.kernels.ting import (
     _BIT,
     _MODE,
     _NAMES,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import params as p
-from ..kernels import hand as khand
-from .observation import HIDDEN, observe
+from zipai_sim.game import params as p
+from zipai_sim.kernels import hand as khand
+from zipai_sim.play.observation import HIDDEN, observe
 
 
 class RandomPolicy:

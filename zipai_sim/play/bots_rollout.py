@@ -13,11 +13,11 @@ playouts and same answers as the kernel: the move-for-move tests compare them.
 
 from __future__ import annotations
 
-from ..kernels.play import layout as kl
-from ..kernels.play.rollout import MAX_K, ROLLOUT_SALT, WORLD_TRIES, survivors, world_stages
-from ..reference import Stream
-from .bots import GreedyPolicy
-from .engine import Game, Meld
+from zipai_sim.kernels.play import layout as kl
+from zipai_sim.kernels.play.rollout import MAX_K, ROLLOUT_SALT, WORLD_TRIES, survivors, world_stages
+from zipai_sim.game.reference import Stream
+from zipai_sim.play.bots import GreedyPolicy
+from zipai_sim.play.engine import Game, Meld
 
 _C3 = (0, 0, 0, 1, 4)
 DISCARD, PENG, CHI = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI
@@ -160,8 +160,8 @@ class RolloutPolicy:
         return counts[seat] - 1
 
     def _best(self, game: Game, seat: int, kind: int, card: int, cands: list[int]) -> int:
-        from .balance_rows import _outcome_row
-        from .payoffs import settle_outcomes
+        from zipai_sim.play.payoffs import outcome_row
+        from zipai_sim.play.payoffs import settle_outcomes
 
         nr = self._counted(game, seat)
         if nr is None:
@@ -178,7 +178,7 @@ class RolloutPolicy:
                     script = _Script(seat, kind, cands[c], c0)
                     g = w.fork([script] * w.seats)
                     out = g.play_from(turn, script.step)
-                    row = _outcome_row(g, out)
+                    row = outcome_row(g, out)
                     total[c] += int(settle_outcomes(game.v, row[None, :])[0][0, seat])
             if si < len(stages) - 1:  # successive halving: the best totals go on
                 best = sorted(alive, key=lambda c: -total[c])[:survivors(len(alive))]

@@ -2,7 +2,7 @@
 
 Readable on purpose: this is the executable spec that a numba engine must match move for move.
 Hand evaluation uses the tested kernels (``kernels.hand.eval_hand``, checked against
-``zipai_sim.reference``); everything else — turn order, forced and optional claims, 臭牌, 比,
+``zipai_sim.game.reference``); everything else — turn order, forced and optional claims, 臭牌, 比,
 discards, wins — is plain Python here. Choices where RULES.md is silent are in docs/decisions.md
 ("Play engine").
 
@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import params as p
-from ..cards import card_name
-from ..kernels import hand as khand
-from ..reference import Stream, decompositions, fanxing, instant
-from .chi import chi_options, leaves_discard
+from zipai_sim.game import params as p
+from zipai_sim.game.cards import card_name
+from zipai_sim.kernels import hand as khand
+from zipai_sim.game.reference import Stream, decompositions, fanxing, instant
+from zipai_sim.play.chi import chi_options, leaves_discard
 
 POLICY_SALT = 0x5A49504149  # seat s's policy stream: Stream(chunk_key ^ SALT ^ (s << 48), j)
 SEAT_SHIFT = 48

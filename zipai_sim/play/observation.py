@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import params as p
+from zipai_sim.game import params as p
 
 HIDDEN = -1  # a face-down card kind (another seat's 偎), or its hidden 胡息
 DECK_CARDS = 80

@@ -1,6 +1,6 @@
 """Kernel outcome rows settled (RULES.md §7): ``settle_outcomes`` turns ``kernels.play`` outcome
 rows into payments with ``settle.settle_rows``; an ``OutcomeCache`` keeps each distinct
-outcome's settlement across calls.
+outcome's settlement across calls; ``outcome_row`` writes a reference-engine outcome as such a row.
 
 A run settles chunk after chunk (``simulate_hands``, the arena, a rollout seat's playouts), and
 the same outcomes come back in every chunk: a win is settled from twelve small fields (winner,
@@ -13,11 +13,22 @@ decides which rows ``settle_rows`` sees: every payment still comes from the sett
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..settle import HOWS, CoWinner, HandResult, settle_counts, settle_rows
-from ..variants import Variant
+from zipai_sim.game.settle import (
+    HOWS,
+    CoWinner,
+    HandResult,
+    card_counts,
+    settle_counts,
+    settle_rows,
+)
+from zipai_sim.game.variants import Variant
+
+if TYPE_CHECKING:
+    from zipai_sim.play.engine import Game
 
 # the outcome columns a settlement reads, each as (column, lowest value, bits) in a packed key;
 # a row outside these ranges is settled without the cache (``OutcomeCache.MAX_ROWS`` caps it)
@@ -31,7 +42,7 @@ def row_result(v: Variant, row: np.ndarray, streak: int = 0) -> tuple[HandResult
     """A kernel outcome row (``kernels.play`` O_* columns, the dealer at seat 0) as the input
     of ``settle.settle_counts``: ``(HandResult, reds, bigs, smalls)`` of the (first) winner,
     the other winners of a shared win at the deal in ``cowinners``."""
-    from ..kernels import play as kp
+    from zipai_sim.kernels import play as kp
 
     w = int(row[kp.O_WINNER])
     n = v.layout.players
@@ -55,7 +66,7 @@ def row_result(v: Variant, row: np.ndarray, streak: int = 0) -> tuple[HandResult
 
 def _settle_plain(v: Variant, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``settle_outcomes`` without a cache."""
-    from ..kernels import play as kp
+    from zipai_sim.kernels import play as kp
 
     win = rows[:, kp.O_WINNER]
     keys = np.stack([win, rows[:, kp.O_HOW], rows[:, kp.O_PAYER], rows[:, kp.O_HUXI],
@@ -74,7 +85,7 @@ def _settle_plain(v: Variant, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 def _packed_keys(rows: np.ndarray) -> np.ndarray | None:
     """One int64 per row from the columns of ``_FIELDS``, or None when a value is out of range."""
-    from ..kernels import play as kp
+    from zipai_sim.kernels import play as kp
 
     key = np.zeros(len(rows), np.int64)
     shift = 0
@@ -117,7 +128,7 @@ class OutcomeCache:
 
     def settle(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``settle_outcomes(v, rows)``, each distinct outcome settled at most once per cache."""
-        from ..kernels import play as kp
+        from zipai_sim.kernels import play as kp
 
         co = rows[:, kp.O_NCO] > 0
         key = _packed_keys(rows)
@@ -163,3 +174,35 @@ def settle_outcomes(v: Variant, rows: np.ndarray,
     if cache.v is not v and cache.v != v:
         raise ValueError("settle_outcomes: the cache belongs to another variant")
     return cache.settle(rows)
+
+
+def outcome_row(game: Game, out) -> np.ndarray:
+    """A reference hand's outcome as a ``kernels.play`` outcome row (``int64[N_OUT]``, O_*
+    columns; ``O_MOVES`` left 0), so both engines' sampled rows are built by one function."""
+    from zipai_sim.kernels import play as kp
+
+    instant = {name: code for code, name in kp.INSTANT_NAMES.items()}
+    row = np.zeros(kp.N_OUT, np.int64)
+    row[[kp.O_WINNER, kp.O_PAYER, kp.O_WIN_CARD]] = -1
+    row[kp.O_CO + kp.CO_SEAT:kp.O_CO + kp.MAX_CO * kp.CO_COLS:kp.CO_COLS] = -1  # no co-winner
+    row[kp.O_DRAWS] = out.draws
+    if out.winner < 0:
+        return row
+    row[kp.O_WINNER], row[kp.O_PAYER], row[kp.O_HUXI] = out.winner, out.payer, out.huxi
+    row[kp.O_HOW] = {"zimo": kp.HOW_ZIMO, "fangpao": kp.HOW_FANGPAO, "drawn": kp.HOW_DRAWN}[
+        out.how]
+    row[kp.O_TIANHU], row[kp.O_DIHU], row[kp.O_HAIDI] = out.tianhu, out.dihu, out.haidi
+    row[kp.O_INSTANT] = instant[out.instant]
+    row[kp.O_FANXING], row[kp.O_WIN_CARD] = out.fanxing, out.win_card
+    reds, bigs, smalls = card_counts(out.cards)
+    row[kp.O_RED], row[kp.O_BIG], row[kp.O_TOTAL] = reds, bigs, bigs + smalls
+    row[kp.O_ALL_PUNGS] = out.all_pungs
+    row[kp.O_NCO] = len(out.cowinners)
+    for q, c in enumerate(out.cowinners):
+        base = kp.O_CO + q * kp.CO_COLS
+        reds, bigs, smalls = card_counts(c.cards)
+        row[base + kp.CO_SEAT], row[base + kp.CO_FANXING] = c.seat, c.fanxing
+        row[base + kp.CO_RED], row[base + kp.CO_BIG] = reds, bigs
+        row[base + kp.CO_TOTAL], row[base + kp.CO_ALL_PUNGS] = bigs + smalls, c.all_pungs
+        row[base + kp.CO_INSTANT] = instant[c.instant]
+    return row

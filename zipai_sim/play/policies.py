@@ -33,10 +33,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..cards import card_name
-from .bots import GreedyPolicy, LookaheadPolicy, RandomPolicy
-from .bots_rollout import RolloutPolicy
-from .observation import Observation, observe
+from zipai_sim.game.cards import card_name
+from zipai_sim.play.bots import GreedyPolicy, LookaheadPolicy, RandomPolicy
+from zipai_sim.play.bots_rollout import RolloutPolicy
+from zipai_sim.play.observation import Observation, observe
 
 
 @runtime_checkable

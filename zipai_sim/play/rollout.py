@@ -22,10 +22,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..kernels import play as kp
-from ..kernels.deal import DECK
-from ..kernels.play import rollout as kr
-from .payoffs import OutcomeCache, settle_outcomes
+from zipai_sim.kernels import play as kp
+from zipai_sim.kernels.deal import DECK
+from zipai_sim.kernels.play import rollout as kr
+from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 
 DEFAULT_K = 32  # worlds per candidate answer
 GROUP = 512  # hands played together in rounds (memory: ≈ GROUP × candidates × K outcome rows)

@@ -6,16 +6,16 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ..chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
-from ..reference import shuffled_deck
-from ..settle import CoWinner, HandResult, Settlement, card_counts, settle
-from ..variants import Variant, load_variant
-from .engine import Game, Outcome
-from .policies import as_policy
+from zipai_sim.runs.chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
+from zipai_sim.game.reference import shuffled_deck
+from zipai_sim.game.settle import CoWinner, HandResult, Settlement, card_counts, settle
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.play.engine import Game, Outcome
+from zipai_sim.play.policies import as_policy
 
 
 def hand_result(game: Game, out: Outcome) -> HandResult:
-    """The settlement input for a finished hand (``zipai_sim.settle``): 对子胡 as the engine
+    """The settlement input for a finished hand (``zipai_sim.game.settle``): 对子胡 as the engine
     found it (``Outcome.all_pungs``), the other winners of a shared win at the deal."""
     if out.winner < 0:
         return HandResult(seats=game.seats, dealer=0, winner=-1)

@@ -15,10 +15,16 @@ Markdown (``to_markdown``).
 (['二', '十', '拾', 'any'], [False, False, False])
 """
 
-from ._util import formatted, table_metadata, to_markdown, with_wilson, write_table
-from .deal import DEAL_METRICS, convergence_points, convergence_table, deal_table
-from .opening import FEATURES, opening_records, opening_runs, opening_table, tenpai_table
-from .waits import calculate, p_none, parse_melds
+from zipai_sim.tables._util import formatted, table_metadata, to_markdown, with_wilson, write_table
+from zipai_sim.tables.deal import DEAL_METRICS, convergence_points, convergence_table, deal_table
+from zipai_sim.tables.opening import (
+    FEATURES,
+    opening_records,
+    opening_runs,
+    opening_table,
+    tenpai_table,
+)
+from zipai_sim.tables.waits import calculate, p_none, parse_melds
 
 __all__ = [
     "DEAL_METRICS",

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from ..stats import wilson
+from zipai_sim.stats import wilson
 
 #: columns that identify a run rather than describe a result; ``to_markdown`` leaves them out
 IDENTITY = ("rules_hash", "seed", "chunk_size")
@@ -89,7 +89,7 @@ def table_metadata(df: pl.DataFrame, table: str = "", **run: object) -> dict[str
     found in its columns, then what its run says (``provenance.run_metadata`` of a
     ``ReportFrame``'s ``run``: n done and requested, partial, chunk size, policies …), and every
     ``run`` item (seed, n, chunk size, policies …) as text, over those."""
-    from ..provenance import common_metadata, run_metadata
+    from zipai_sim.runs.provenance import common_metadata, run_metadata
 
     meta = {"table": table, **common_metadata()}
     for col, key in (("variant", "variants"), ("rules_hash", "rules_hash"),
@@ -114,7 +114,7 @@ def write_table(df: pl.DataFrame, path: str | os.PathLike, table: str = "",
                 **run: object) -> dict[str, str]:
     """Write ``df`` to Parquet atomically (``io.write_parquet``) with ``table_metadata``; returns
     the metadata written. Raises OSError naming the path when it cannot be written."""
-    from ..io import write_parquet
+    from zipai_sim.runs.io import write_parquet
 
     meta = table_metadata(df, table, **run)
     write_parquet(df, path, meta)

@@ -12,8 +12,8 @@ import numba
 import numpy as np
 import polars as pl
 
-from .. import params as p
-from ..chunks import (
+from zipai_sim.game import params as p
+from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_column_seed,
     check_count,
@@ -21,17 +21,17 @@ from ..chunks import (
     chunk_keys,
     chunk_sizes,
 )
-from ..kernels import opening as ko
-from ..report import DEFAULT_SEED, ReportFrame
-from ..runs import run_batches
-from ..simulate import (
+from zipai_sim.kernels import opening as ko
+from zipai_sim.report import DEFAULT_SEED, ReportFrame
+from zipai_sim.runs.driver import run_batches
+from zipai_sim.deals.simulate import (
     BATCH_DEALS,
     SUMMARY_SCHEMA,
     SimResult,
     deal_runs,
     simulate_deals,
 )
-from ..variants import Variant, load_variant
+from zipai_sim.game.variants import Variant, load_variant
 
 VariantLike = str | os.PathLike | Variant
 
@@ -193,7 +193,7 @@ def convergence_table(variant: VariantLike, metric: str = "tianhu", n: int = 1_0
     ``tianhu``, ``dihu``) after the first ``n_k`` deals, ``points`` values of ``n_k`` spaced
     evenly in log from ``start`` to ``n``.
 
-    One run of ``n`` deals (same seed and chunk size: ``zipai_sim.chunks``) read at each
+    One run of ``n`` deals (same seed and chunk size: ``zipai_sim.runs.chunks``) read at each
     ``n_k``, so the rows are one growing sample and each equals ``simulate_deals(variant,
     n_k, seed)``. Returns ``variant, threshold, seed, metric, deals`` (``n_k``), ``count, n``
     (the rate's denominator, as in ``simulate_deals``' summary: the deals for a per-deal

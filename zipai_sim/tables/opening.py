@@ -18,7 +18,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from ..chunks import (
+from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_count,
     check_seed,
@@ -26,16 +26,15 @@ from ..chunks import (
     chunk_keys,
     chunk_sizes,
 )
-from ..kernels import features as kf
-from ..play import POLICY_NAMES
-from ..play.balance import DEFAULT_HAND_CHUNK
-from ..play.payoffs import settle_outcomes
-from ..play.rollout import play_chunks
-from ..report import DEFAULT_SEED, ReportFrame, run_fields
-from ..runs import cons_list, run_parts
-from ..stats import mean_se
-from ..variants import Variant, load_variant
-from ._util import with_wilson
+from zipai_sim.kernels import features as kf
+from zipai_sim.play import DEFAULT_HAND_CHUNK, policy_codes
+from zipai_sim.play.payoffs import settle_outcomes
+from zipai_sim.play.rollout import play_chunks
+from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
+from zipai_sim.runs.driver import cons_list, run_parts
+from zipai_sim.stats import mean_se
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.tables._util import with_wilson
 
 VariantLike = str | os.PathLike | Variant
 
@@ -52,16 +51,6 @@ RECORD_SCHEMA = {
 
 #: features ``opening_table`` may group by (any record column works)
 FEATURES = ("seat", "opening_huxi", "ti", "kan", "red", "tenpai", "waits")
-
-
-def _policy_codes(policies: str | Sequence[str], seats: int, key: str) -> np.ndarray:
-    """Kernel codes of one bot name or one per seat of variant ``key`` (``seats`` seats)."""
-    pols = [policies] * seats if isinstance(policies, str) else \
-        list(policies) if isinstance(policies, (list, tuple)) else None
-    if pols is None or len(pols) != seats or any(x not in POLICY_NAMES for x in pols):
-        raise ValueError(f"policies must be one of {list(POLICY_NAMES)} or a list of {seats} of "
-                         f"them ({key} has {seats} seats), got {policies!r}")
-    return np.array([POLICY_NAMES.index(x) for x in pols], np.int64)
 
 
 def _settle(v: Variant, rows: np.ndarray) -> np.ndarray:
@@ -112,13 +101,13 @@ def opening_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
                  progress: bool | None = None, client: object = None) -> list[pl.DataFrame]:
     """``opening_records`` of several variants (or thresholds) on the same deals, in lockstep
     (``runs.run_parts``): Ctrl-C leaves every run with the same finished hands."""
-    from ..kernels import play as kp
+    from zipai_sim.kernels import play as kp
 
     t0 = time.perf_counter()
     n, seed = check_count(n), check_seed(seed)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
     th = check_threads(threads)
-    parts = [_opening_part(v, n, seed, cs, _policy_codes(policies, v.layout.players, v.key))
+    parts = [_opening_part(v, n, seed, cs, policy_codes(policies, v.layout.players, v.key))
              for v in variants]
     old = numba.get_num_threads()
     numba.set_num_threads(th)
@@ -149,7 +138,7 @@ def opening_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
 def _opening_part(v: Variant, n: int, seed: int, cs: int, codes: np.ndarray) -> tuple:
     """``(work, add, state)`` of one variant's hands (``runs.run_parts``): each batch's
     chunks as (outcomes, features, chances), in chunk order (deal i is row i)."""
-    from ..kernels import play as kp
+    from zipai_sim.kernels import play as kp
 
     P, seats = v.params, v.layout.players
 
@@ -167,7 +156,7 @@ def _opening_part(v: Variant, n: int, seed: int, cs: int, codes: np.ndarray) -> 
 
 
 def _records(v: Variant, outs: list, feats: list, probs: list, n: int) -> pl.DataFrame:
-    from ..kernels import play as kp
+    from zipai_sim.kernels import play as kp
 
     seats = v.layout.players
     if n == 0:
@@ -216,7 +205,7 @@ TENPAI_NOTES = (("band: lower edge of the p_draw band, %; p_exact: mean exact dr
                  "wait_count, wait_rate: won on one of its opening waits"),)
 
 
-def _check_by(records: pl.DataFrame, by: Sequence[str]) -> list[str]:
+def check_by(records: pl.DataFrame, by: Sequence[str]) -> list[str]:
     by = [by] if isinstance(by, str) else list(by)
     missing = [c for c in by if c not in records.columns]
     if missing:
@@ -246,7 +235,7 @@ def opening_table(records: pl.DataFrame, by: str | Sequence[str] = ("seat",),
 
     Raises ValueError naming a ``by`` column the records do not have.
     """
-    by = _check_by(records, by)
+    by = check_by(records, by)
     df = records
     for col, width in (bins or {}).items():
         if col not in df.columns or width < 1:
@@ -286,7 +275,7 @@ def tenpai_table(records: pl.DataFrame, by: str | Sequence[str] = ("seat",),
 
     Raises ValueError for a ``step`` outside (0, 1] or an unknown ``by`` column.
     """
-    by = _check_by(records, by)
+    by = check_by(records, by)
     if not 0 < step <= 1:
         raise ValueError(f"step must be in (0, 1], got {step}")
     keys = ["variant", "threshold"] + [c for c in by if c not in ("variant", "threshold")]

@@ -32,16 +32,16 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from .. import params as p
-from .. import reference as ref
-from ..cards import CardError, card_name, format_hand, parse_hand
-from ..chunks import check_seed
-from ..evaluate import HandLike, as_counts
-from ..kernels import hand as khand
-from ..report import DEFAULT_SEED, ReportFrame
-from ..variants import Variant, load_variant
-from ._util import with_wilson
-from .waits_mc import _simulate_draws, _simulate_play
+from zipai_sim.game import params as p
+from zipai_sim.game import reference as ref
+from zipai_sim.game.cards import CardError, card_name, format_hand, parse_hand
+from zipai_sim.runs.chunks import check_seed
+from zipai_sim.deals.evaluate import HandLike, as_counts
+from zipai_sim.kernels import hand as khand
+from zipai_sim.report import DEFAULT_SEED, ReportFrame
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.tables._util import with_wilson
+from zipai_sim.tables.waits_mc import simulate_draws, simulate_play
 
 VariantLike = str | os.PathLike | Variant
 
@@ -331,7 +331,7 @@ def calculate(hand: HandLike, variant: VariantLike,
                  "p_exact": float(1 - p_none(unseen_c, wins, draws))})
     done, asked = [], []
     if sims:  # Ctrl-C keeps the trials finished (runs.run_batches), in both runs
-        run = _simulate_draws(unseen_c, wins, kinds, draws, sims, seed, progress, client)
+        run = simulate_draws(unseen_c, wins, kinds, draws, sims, seed, progress, client)
         for r, x in zip(rows, run.state[1] + [run.state[0]]):
             r["sim_count"], r["sim_n"] = x, run.done
         done.append(run.done)
@@ -344,7 +344,7 @@ def calculate(hand: HandLike, variant: VariantLike,
                              f"dealt cards, without melds, unseen, seen or stock")
         if not 1 <= seat < seats:
             raise ValueError(f"seat must be a non-dealer seat 1..{seats - 1}, got {seat}")
-        run = _simulate_play(v, c, seat, kinds, play, policies, seed, progress, client) \
+        run = simulate_play(v, c, seat, kinds, play, policies, seed, progress, client) \
             if not (done and done[-1] < sims) else None  # interrupted: start no more
         got = run.state if run is not None else (0, [0] * len(kinds))
         for r, x in zip(rows, got[1] + [got[0]]):

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import params as p
-from ..chunks import chunk_sizes
-from ..runs import Run, run_batches
-from ..variants import Variant
+from zipai_sim.game import params as p
+from zipai_sim.runs.chunks import chunk_sizes
+from zipai_sim.runs.driver import Run, run_batches
+from zipai_sim.game.variants import Variant
 
 #: trials per chunk of the two Monte Carlo runs (draw model, play): chunk ``c`` draws from
 #: ``SeedSequence(seed, spawn_key=(c,))``, so a run's first trials are those of a longer run
@@ -27,7 +27,7 @@ def _add_counts(state: tuple[int, list[int]], got: tuple[int, list[int]]) -> tup
     return state[0] + got[0], [a + b for a, b in zip(state[1], got[1])]
 
 
-def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
+def simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
                     draws: tuple[int, int, int], sims: int, seed: int,
                     progress: bool | None = False, client: object = None) -> Run:
     """Monte Carlo of the draw model on the run driver (``runs.run_batches``): state (trials
@@ -55,18 +55,18 @@ def _simulate_draws(unseen: np.ndarray, wins: np.ndarray, kinds: list[int],
                                  "draws": list(draws)})
 
 
-def _simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], plays: int,
+def simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], plays: int,
                    policies: str | Sequence[str], seed: int,
                    progress: bool | None = False, client: object = None) -> Run:
     """Deal ``hand`` to ``seat``, shuffle the rest around it, play hands on the run driver:
     state (hands the seat won, hands it won on each kind); ``done`` hands."""
-    from ..kernels import play as kp
-    from ..play.rollout import play_one
-    from .opening import _policy_codes
+    from zipai_sim.kernels import play as kp
+    from zipai_sim.play.rollout import play_one
+    from zipai_sim.play import policy_codes
 
     P = v.params
     seats, h = P[p.SEATS], P[p.OTHER_CARDS]
-    codes = _policy_codes(policies, seats, v.key)
+    codes = policy_codes(policies, seats, v.key)
     rest = np.repeat(np.arange(20), 4 - hand.astype(np.int64)).astype(np.int8)
     mine = np.repeat(np.arange(20), hand.astype(np.int64)).astype(np.int8)
     scratch = kp.new_scratch()

@@ -38,10 +38,17 @@ hand), ``claims`` (提/偎/跑/碰/吃/比 and 臭牌), ``turn`` (the turn loop,
 ``play.rollout``), ``log`` (Python helpers).
 """
 
-from .layout import *  # noqa: F403  (the array layouts are the kernel's public vocabulary)
-from .log import HOW_NAMES, INSTANT_NAMES, deal_line, move_tuple, moves_to_log, play_one
-from .policies import NEIGHBOURS, SCORE_WAITS, SCORE_WIN
-from .turn import play_chunks, play_hand
+from zipai_sim.kernels.play.layout import *  # noqa: F403  (the array layouts are the kernel's public vocabulary)
+from zipai_sim.kernels.play.log import (
+    HOW_NAMES,
+    INSTANT_NAMES,
+    deal_line,
+    move_tuple,
+    moves_to_log,
+    play_one,
+)
+from zipai_sim.kernels.play.policies import NEIGHBOURS, SCORE_WAITS, SCORE_WIN
+from zipai_sim.kernels.play.turn import play_chunks, play_hand
 
 __all__ = [  # noqa: F405
     "HOW_NAMES", "INSTANT_NAMES", "NEIGHBOURS", "SCORE_WAITS", "SCORE_WIN", "deal_line",

@@ -10,10 +10,10 @@ tuple's 39, each scratch array's 5 + 2 × ndim), more than a random seat's whole
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ... import params as p
-from ..chi import NO_GROUP, chi_options, chi_possible, gcard
-from ..packed import LOW, W
-from .layout import (
+from zipai_sim.game import params as p
+from zipai_sim.kernels.chi import NO_GROUP, chi_options, chi_possible, gcard
+from zipai_sim.kernels.packed import LOW, W
+from zipai_sim.kernels.play.layout import (
     _I,
     A_CHI,
     A_CHI_BI,
@@ -59,9 +59,9 @@ from .layout import (
     RO_PENG,
     WIN,
 )
-from .lookahead import _look_chi, _look_discard, _look_peng
-from .policies import _pol_chi, _pol_discard, _pol_peng
-from .script import (
+from zipai_sim.kernels.play.lookahead import _look_chi, _look_discard, _look_peng
+from zipai_sim.kernels.play.policies import _pol_chi, _pol_discard, _pol_peng
+from zipai_sim.kernels.play.script import (
     freeze_discard,
     freeze_list,
     freezing,
@@ -71,7 +71,7 @@ from .script import (
     script_discard,
     scripted,
 )
-from .state import (
+from zipai_sim.kernels.play.state import (
     _add_group,
     _add_same,
     _chi_left,
@@ -83,7 +83,7 @@ from .state import (
     _set_count,
     _take_chi,
 )
-from .winning import _can_win, _win
+from zipai_sim.kernels.play.winning import _can_win, _win
 
 # --- the hand -----------------------------------------------------------------------------------
 

@@ -6,8 +6,8 @@ co-winners ``CO_*``), table groups (``MELD_*``, columns ``MD_*``), marks (``MK_*
 import numpy as np
 from numba import njit
 
-from ..chi import CHI_COLS, MAX_CHI
-from ..hand import WORK
+from zipai_sim.kernels.chi import CHI_COLS, MAX_CHI
+from zipai_sim.kernels.hand import WORK
 
 POLICY_SALT = 0x5A49504149  # the same salt as play.engine.POLICY_SALT
 _SALT = np.uint64(POLICY_SALT)

@@ -4,8 +4,8 @@ the deal line, and ``play_one`` for a single deck.
 
 import numpy as np
 
-from ... import params as p
-from .layout import (
+from zipai_sim.game import params as p
+from zipai_sim.kernels.play.layout import (
     A_CHI,
     A_CHI_BI,
     A_CHOUWEI,
@@ -37,7 +37,7 @@ from .layout import (
     N_OUT,
     new_scratch,
 )
-from .turn import play_hand
+from zipai_sim.kernels.play.turn import play_hand
 
 # --- Python helpers -----------------------------------------------------------------------------
 
@@ -66,7 +66,7 @@ def move_tuple(row) -> tuple[int, str, tuple[int, ...]] | None:
 def moves_to_log(moves, n) -> list[str]:
     """The reference's ``log`` lines for move rows ``moves[:n]`` (without the "deal:" line:
     ``deal_line``)."""
-    from ...cards import card_name
+    from zipai_sim.game.cards import card_name
 
     lines = []
     for r in range(n):
@@ -81,7 +81,7 @@ def moves_to_log(moves, n) -> list[str]:
 
 def deal_line(deck, P) -> str:
     """The reference's first log line ("deal: hands | ... | 亮张 X") for a dealt deck."""
-    from ...cards import card_name
+    from zipai_sim.game.cards import card_name
 
     seats, h = P[p.SEATS], P[p.OTHER_CARDS]
     hands = [[0] * 20 for _ in range(seats)]

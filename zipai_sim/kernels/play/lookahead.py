@@ -20,12 +20,12 @@ floating-point operations in the twin, so both engines make the same choices.
 
 from numba import njit
 
-from ... import params as p
-from ..hand import group_points
-from ..packed import LOW, W, orphans
-from ..ting import ting, ting_after_discard
-from ..ting_masks import ting_after_discards, ting_discards
-from .layout import (
+from zipai_sim.game import params as p
+from zipai_sim.kernels.hand import group_points
+from zipai_sim.kernels.packed import LOW, W, orphans
+from zipai_sim.kernels.ting import ting, ting_after_discard
+from zipai_sim.kernels.ting_masks import ting_after_discards, ting_discards
+from zipai_sim.kernels.play.layout import (
     _I,
     FL_T0,
     FL_T1,
@@ -38,7 +38,7 @@ from .layout import (
     MEMO_JM,
     STEP_MEMO,
 )
-from .policies import (
+from zipai_sim.kernels.play.policies import (
     _cands,
     _dead,
     _kind,
@@ -49,8 +49,8 @@ from .policies import (
     _wait_huxi,
     _words,
 )
-from .state import _chi_left, _fours, _pts, _table_huxi
-from .unseen import U_ROW, _tables, _unseen
+from zipai_sim.kernels.play.state import _chi_left, _fours, _pts, _table_huxi
+from zipai_sim.kernels.play.unseen import U_ROW, _tables, _unseen
 
 
 @njit(cache=True, _nrt=False)

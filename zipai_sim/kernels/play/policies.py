@@ -8,14 +8,14 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ... import params as p
-from ..completes import completes as _completes
-from ..freetab import free_tab
-from ..hand import group_points, is_win, locked_points
-from ..packed import LOW, W, orphans, popcount
-from ..ting import ting, ting_after_discard
-from ..ting_masks import ting_discards
-from .layout import (
+from zipai_sim.game import params as p
+from zipai_sim.kernels.completes import completes as _completes
+from zipai_sim.kernels.freetab import free_tab
+from zipai_sim.kernels.hand import group_points, is_win, locked_points
+from zipai_sim.kernels.packed import LOW, W, orphans, popcount
+from zipai_sim.kernels.ting import ting, ting_after_discard
+from zipai_sim.kernels.ting_masks import ting_discards
+from zipai_sim.kernels.play.layout import (
     _I,
     I_FO,
     I_FULL,
@@ -26,7 +26,7 @@ from .layout import (
     MELD_PENG,
     POL_RANDOM,
 )
-from .state import _below, _chi_left, _fours, _pts, _table_huxi
+from zipai_sim.kernels.play.state import _below, _chi_left, _fours, _pts, _table_huxi
 
 
 def _neighbours(o: int) -> int:

@@ -22,10 +22,10 @@ j · MAX_K + k)``: it depends on nothing the seat cannot see.
 import numpy as np
 from numba import njit, prange
 
-from ..deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
-from ..packed import W
-from ..rng import bounded, deal_state
-from .layout import (
+from zipai_sim.kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
+from zipai_sim.kernels.packed import W
+from zipai_sim.kernels.rng import bounded, deal_state
+from zipai_sim.kernels.play.layout import (
     _I,
     FZ_CARD,
     FZ_COLS,
@@ -69,8 +69,8 @@ from .layout import (
     RO_DISCARD,
     _new_scratch,
 )
-from .state import _pts, _set_count
-from .turn import _play, copy_state, play_from, reset_out
+from zipai_sim.kernels.play.state import _pts, _set_count
+from zipai_sim.kernels.play.turn import _play, copy_state, play_from, reset_out
 
 ROLLOUT_SALT = 0x524F4C4C4F5554  # "ROLLOUT"
 MAX_K = 4096  # worlds per question at most (world k's stream index is j · MAX_K + k)

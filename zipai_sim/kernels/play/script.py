@@ -18,7 +18,7 @@ Questions with one possible answer (a single discard option) are never rollout q
 
 from numba import njit
 
-from .layout import (
+from zipai_sim.kernels.play.layout import (
     _I,
     FZ_CARD,
     FZ_KIND,

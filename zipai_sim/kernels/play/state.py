@@ -7,12 +7,12 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ... import params as p
-from ..chi import NO_GROUP, gcard
-from ..hand import group_points, peng_points
-from ..packed import LOW, W, orphans
-from ..rng import bounded
-from .layout import (
+from zipai_sim.game import params as p
+from zipai_sim.kernels.chi import NO_GROUP, gcard
+from zipai_sim.kernels.hand import group_points, peng_points
+from zipai_sim.kernels.packed import LOW, W, orphans
+from zipai_sim.kernels.rng import bounded
+from zipai_sim.kernels.play.layout import (
     _I,
     I_F4,
     I_FO,

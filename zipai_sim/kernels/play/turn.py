@@ -5,11 +5,11 @@
 import numpy as np
 from numba import njit, prange
 
-from ... import params as p
-from ..deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
-from ..rng import deal_state
-from .claims import _choose_discard, _lay_opening_ti, _on_discard, _on_draw
-from .layout import (
+from zipai_sim.game import params as p
+from zipai_sim.kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
+from zipai_sim.kernels.rng import deal_state
+from zipai_sim.kernels.play.claims import _choose_discard, _lay_opening_ti, _on_discard, _on_draw
+from zipai_sim.kernels.play.layout import (
     _I,
     _SALT,
     A_DRAW,
@@ -49,9 +49,9 @@ from .layout import (
     WIN,
     _new_scratch,
 )
-from .lookahead import memo_for
-from .state import _at_rest, _fours, _say, _seat, _set_count
-from .winning import _can_win, _deal_wins, _win
+from zipai_sim.kernels.play.lookahead import memo_for
+from zipai_sim.kernels.play.state import _at_rest, _fours, _say, _seat, _set_count
+from zipai_sim.kernels.play.winning import _can_win, _deal_wins, _win
 
 
 @njit(cache=True, _nrt=False)

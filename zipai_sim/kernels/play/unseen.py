@@ -6,8 +6,8 @@ same floating-point products as the twin's ``hit`` (``zipai_sim.play.bots``).
 
 from numba import njit
 
-from ..deal import DECK
-from .layout import (
+from zipai_sim.kernels.deal import DECK
+from zipai_sim.kernels.play.layout import (
     _I,
     FL_T0,
     FL_T1,

@@ -5,12 +5,12 @@ outcome row and move, the all-碰 shape for the 名堂, and the wins at the deal
 
 from numba import njit
 
-from ... import params as p
-from ..deal import DECK
-from ..hand import eval_hand, instant_shape, is_win
-from ..opening import fanxing_value
-from ..packed import W
-from .layout import (
+from zipai_sim.game import params as p
+from zipai_sim.kernels.deal import DECK
+from zipai_sim.kernels.hand import eval_hand, instant_shape, is_win
+from zipai_sim.kernels.opening import fanxing_value
+from zipai_sim.kernels.packed import W
+from zipai_sim.kernels.play.layout import (
     _I,
     A_HU_DRAWN,
     A_HU_FANGPAO,
@@ -73,7 +73,15 @@ from .layout import (
     O_WINNER,
     RED_MASK,
 )
-from .state import _fours, _may_eval, _pre, _pts, _say, _seat_pack, _table_huxi
+from zipai_sim.kernels.play.state import (
+    _fours,
+    _may_eval,
+    _pre,
+    _pts,
+    _say,
+    _seat_pack,
+    _table_huxi,
+)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -1,0 +1,95 @@
+"""``zipai-sim arena``: a bot against another by duplicate play (issue 9 §2; ``play.arena``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from zipai_sim.cli.bounds import CliError, Repeatable, at_least_one
+
+
+def cmd_arena(a: argparse.Namespace) -> int:
+    """Duplicate arena: every deck played once per seat the challenger can take (the baseline in
+    the other seats) and once all baseline; print the challenger's score minus the baseline's
+    with a paired 95% interval, and both win rates."""
+    from zipai_sim import __version__
+    from zipai_sim.cli import bounds as B
+    from zipai_sim.runs.chunks import check_count
+    from zipai_sim.cli.outputs import check_out, save_one
+    from zipai_sim.studies.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
+    from zipai_sim.game.variants import load_variant
+
+    for flag, name in (("--challenger", a.challenger), ("--baseline", a.baseline)):
+        if name not in KERNEL_POLICIES:  # argparse's choices say it too; here for callers
+            raise CliError(f"{flag} must be one of {', '.join(sorted(KERNEL_POLICIES))}, "
+                           f"got {name!r}")
+    at_least_one(a.decks, "--decks")
+    check_count(a.decks, "--decks")
+    if a.threads is not None:
+        at_least_one(a.threads, "--threads")
+    check_out(a.out)
+    keys = a.variant or ["guangxi-81"]
+    vs = [load_variant(v) for v in keys]
+    B.distinct_runs(vs)
+    # seats + 1 hands per deck and variant, against balance's cap on played hands
+    B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
+               f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
+    df = arena(vs, a.challenger, a.baseline, a.decks, a.seed, threads=a.threads, progress=None,
+               client=a.client, rollout_k=a.rollout_k)
+    print(df.report())
+    done = df.run["n"]
+    partial = done < a.decks
+    meta = {"variants": ",".join(keys),
+            "variant_keys": ",".join(v.key for v in vs),
+            "rules_hashes": ",".join(v.rules_hash for v in vs),
+            "thresholds": ",".join(str(v.win.threshold) for v in vs),
+            "challenger": a.challenger, "baseline": a.baseline, "decks": str(a.decks),
+            "n": str(done), "n_requested": str(a.decks), "partial": str(partial).lower(),
+            "seed": str(a.seed), "chunk_size": str(DEFAULT_ARENA_CHUNK),
+            "policies": f"{a.challenger},{a.baseline}", "engine": "numba",
+            "rollout_k": str(a.rollout_k),
+            "zipai_sim_version": __version__}
+    return save_one(df, a.out, meta, done, a.decks, "decks")
+
+
+def add_rollout_k(p) -> None:
+    """``--rollout-k``: the rollout bot's worlds per candidate answer (``play.rollout``)."""
+    from zipai_sim.play.rollout import DEFAULT_K
+    from zipai_sim.play.rollout import check_k as _k
+
+    def k(text: str) -> int:
+        try:
+            return _k(int(text))
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    p.add_argument("--rollout-k", type=k, default=DEFAULT_K, metavar="K",
+                   help="worlds a rollout seat plays per candidate answer (default: "
+                   "%(default)s)")
+
+
+def add_arena(sub, doc) -> None:
+    """The ``arena`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
+    from zipai_sim.studies.arena import KERNEL_POLICIES
+
+    names = sorted(KERNEL_POLICIES)
+    ar = sub.add_parser("arena", help=doc(cmd_arena), description=cmd_arena.__doc__)
+    ar.add_argument("--variant", "--variants", dest="variant", action=Repeatable, nargs="+",
+                    default=None, metavar="VARIANT",
+                    help="variant keys or TOML paths, as --variants A B (the other commands' "
+                    "form) or --variant A --variant B (default: guangxi-81)")
+    ar.add_argument("--challenger", required=True, choices=names,
+                    help=f"the policy measured: {', '.join(names)}")
+    ar.add_argument("--baseline", required=True, choices=names,
+                    help=f"the policy it is measured against: {', '.join(names)}")
+    ar.add_argument("--decks", type=int, default=10_000, metavar="N",
+                    help="decks per variant, each played seats + 1 times (default: "
+                    "%(default)s)")
+    ar.add_argument("--out", type=Path, default=Path("arena.parquet"), metavar="FILE",
+                    help="Parquet file (default: %(default)s)")
+    add_rollout_k(ar)
+    from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
+
+    add_seed_threads(ar)
+    add_checkpoint(ar)
+    ar.set_defaults(func=cmd_arena)

@@ -1,0 +1,70 @@
+"""``zipai-sim compare``: rule variants or thresholds on the same hands, paired differences of
+the balance metrics and a Holm correction (issue 9 §3; ``play.compare``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from zipai_sim.cli.bounds import CliError, Repeatable, at_least_one
+
+
+def cmd_compare(a: argparse.Namespace) -> int:
+    """Compare variants or thresholds on the same hands: each run's balance metrics minus the
+    first run's, with paired 95% intervals, paired t p values and their Holm adjustment."""
+    from zipai_sim.cli import bounds as B
+    from zipai_sim.runs.chunks import check_count
+    from zipai_sim.cli.outputs import check_out, save_one
+    from zipai_sim.studies.compare import compare
+    from zipai_sim.tables import table_metadata
+    from zipai_sim.game.variants import load_variant
+
+    at_least_one(a.hands, "--hands")
+    check_count(a.hands, "--hands")
+    check_out(a.out)
+    runs = len(a.variants) * len(a.thresholds or [0])
+    if runs < 2:
+        raise CliError("compare needs at least two runs: two --variants, or --thresholds with "
+                       "two or more values")
+    vs = [load_variant(v) for v in a.variants]
+    B.distinct_runs([v.with_threshold(t) for v in vs for t in a.thresholds or
+                     [v.win.threshold]])
+    B.time_cap(a.hands * runs, B.MAX_HANDS, "--hands", "hands", runs)
+    df = compare(a.variants, a.hands, a.seed, thresholds=a.thresholds, policies=a.policy,
+                 threads=a.threads, alpha=a.alpha, progress=None, client=a.client)
+    print(df.report())
+    done = df.run["n"]
+    partial = done < a.hands
+    runs_meta = {"variants": [k for k, _ in df.run["variants"]],  # the baseline included
+                 "rules_hash": [h for _, h in df.run["variants"]],
+                 "thresholds": df.run["thresholds"]}
+    meta = table_metadata(df, "compare", **runs_meta, n=done, n_requested=a.hands,
+                          partial=str(partial).lower(), policies=a.policy, engine="numba",
+                          alpha=a.alpha)
+    return save_one(df, a.out, meta, done, a.hands, "hands")
+
+
+def add_compare(sub, doc) -> None:
+    """The ``compare`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
+    from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
+    from zipai_sim.studies.arena import KERNEL_POLICIES
+
+    co = sub.add_parser("compare", help=doc(cmd_compare), description=cmd_compare.__doc__)
+    co.add_argument("--variants",
+                    action=Repeatable, nargs="+", default=["guangxi-81"], metavar="VARIANT",
+                    help="variant keys or TOML paths; the first is the baseline (default: "
+                    "guangxi-81)")
+    co.add_argument("--thresholds", type=int,
+                    action=Repeatable, nargs="+", default=None, metavar="T",
+                    help="起胡 thresholds: every variant at each (default: each variant's own)")
+    co.add_argument("--hands", type=int, default=20_000, metavar="N",
+                    help="hands, the same for every run (default: %(default)s)")
+    co.add_argument("--policy", choices=sorted(KERNEL_POLICIES), default="greedy",
+                    help="policy of every seat (default: %(default)s)")
+    co.add_argument("--alpha", type=float, default=0.05, metavar="A",
+                    help="family-wise level of the Holm correction (default: %(default)s)")
+    co.add_argument("--out", type=Path, default=Path("compare.parquet"), metavar="FILE",
+                    help="Parquet file (default: %(default)s)")
+    add_seed_threads(co)
+    add_checkpoint(co)
+    co.set_defaults(func=cmd_compare)

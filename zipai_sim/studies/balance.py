@@ -1,0 +1,428 @@
+"""``simulate_hands``: many whole hands per variant, settled, and the balance figures (issue 3 §5).
+
+Hands are dealt exactly as ``simulate_deals`` deals them (chunk ``c`` keyed by
+``SeedSequence(seed, spawn_key=(c,))``), so variants with the same deal layout play the same
+shuffled decks (common random numbers) and a result depends on ``(variant, seed, n, chunk_size,
+policies)`` only. Each hand is settled with ``zipai_sim.game.settle``; per chunk only sums are kept
+(memory is flat in the number of hands), plus, when asked (``rows=K``), the per-hand rows of the
+first ``K`` hands of every chunk: a deterministic sample that does not depend on the thread count
+(hands are independent, so any fixed positions are a fair sample).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from zipai_sim.runs.checkpoint import register
+from zipai_sim.runs.chunks import (
+    check_chunk_size,
+    check_count,
+    check_seed,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
+from zipai_sim.game.reference import shuffled_deck
+from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
+from zipai_sim.runs.driver import cons_list, run_parts
+from zipai_sim.game.settle import settle
+from zipai_sim.stats import mean_se, wilson
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
+from zipai_sim.play.payoffs import OutcomeCache, outcome_row, settle_outcomes
+from zipai_sim.studies.balance_rows import rows_frame, sample_block
+from zipai_sim.play.engine import Game
+from zipai_sim.play.policies import POLICIES, as_policy, is_named
+from zipai_sim.records.build import kernel_records, reference_hook
+from zipai_sim.play.trace import hand_result
+
+SCHEMA = {"variant": pl.String, "metric": pl.String, "seat": pl.Int64, "count": pl.Int64,
+          "n": pl.Int64, "rate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+          "mean": pl.Float64, "se": pl.Float64, "sd": pl.Float64}
+
+
+@register
+@dataclass
+class _Sums:
+    """Mergeable per-seat and per-hand totals."""
+
+    seats: int
+
+    def __post_init__(self) -> None:
+        s = self.seats
+        self.n = 0
+        self.wins = np.zeros(s, np.int64)
+        self.zimo = np.zeros(s, np.int64)
+        self.fangpao = np.zeros(s, np.int64)  # the seat paid for a win on its discard
+        self.score = np.zeros(s, np.float64)
+        self.score_sq = np.zeros(s, np.float64)
+        self.huang = self.tianhu = self.dihu = self.haidi = 0
+        self.draws = self.draws_sq = 0.0
+        self.fx = self.fx_sq = 0.0
+        self.fx_units = self.win_units = 0.0
+
+    def merged(self, other: _Sums) -> _Sums:
+        """A new total of both, neither changed, so a batch joins a run in one assignment
+        (``runs.run_batches``). Every float here is a sum of whole numbers (payments, draws,
+        翻信), exact below 2**53, so the grouping into batches does not change a result."""
+        out = _Sums(self.seats)
+        for name, x in vars(self).items():
+            if name != "seats":
+                setattr(out, name, x + getattr(other, name))
+        return out
+
+    def add(self, out, money) -> None:
+        self.n += 1
+        pay = np.array(money.payments[: self.seats], np.float64)
+        self.score += pay
+        self.score_sq += pay * pay
+        self.draws += out.draws
+        self.draws_sq += out.draws * out.draws
+        if out.winner < 0:
+            self.huang += 1
+            return
+        self.wins[out.winner] += 1
+        self.zimo[out.winner] += out.how == "zimo"
+        if out.payer >= 0:
+            self.fangpao[out.payer] += 1
+        self.tianhu += out.tianhu
+        self.dihu += out.dihu
+        self.haidi += out.haidi
+        self.fx += out.fanxing
+        self.fx_sq += out.fanxing * out.fanxing
+        for c in out.cowinners:  # a shared win at the deal: every winner wins (RULES.md §6)
+            self.wins[c.seat] += 1
+            self.zimo[c.seat] += 1
+            self.fx += c.fanxing
+            self.fx_sq += c.fanxing * c.fanxing
+        self.fx_units += money.fanxing_units
+        self.win_units += money.units + money.fanxing_units
+
+
+def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
+                keep: int = 0, on_hand=None, rk: int = 32, deal0: int = 0,
+                origin: str = "") -> np.ndarray | None:
+    """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
+    returns the outcome rows, payments and units of the first ``keep`` hands as
+    ``(rows, pay, units)``. ``on_hand(j, game, outcome)`` sees every hand (hand records). An
+    exception from a user policy gets a note naming deal ``deal0 + j`` and ``origin``."""
+    kept: list[tuple[np.ndarray, tuple[int, ...], tuple[int, int]]] = []
+    for j in range(size):
+        game = Game(v, shuffled_deck(key, j), [as_policy(x, rk) for x in policies], key, j)
+        try:
+            out = game.play()
+        except Exception as e:  # a user policy's own error: say which hand to look at
+            e.add_note(f"while playing deal {deal0 + j}{origin}")
+            raise
+        money = settle(v, hand_result(game, out))
+        sums.add(out, money)
+        if on_hand is not None:
+            on_hand(j, game, out)
+        if j < keep:
+            kept.append((outcome_row(game, out), money.payments,
+                         (money.units, money.fanxing_units)))
+    if not kept:
+        return None
+    return (np.array([r for r, _, _ in kept], np.int64), np.array([q for _, q, _ in kept],
+            np.int64), np.array([u for _, _, u in kept], np.int64))
+
+
+def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums,
+              cache: OutcomeCache | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Settle kernel outcome rows and add them to ``sums``; returns ``settle_outcomes``."""
+    from zipai_sim.kernels import play as kp
+
+    n = len(rows)
+    if n == 0:
+        return np.zeros((0, 0), np.int64), np.zeros((0, 2), np.int64)
+    win = rows[:, kp.O_WINNER]
+    pay_all, units = settle_outcomes(v, rows, cache)
+    pay = pay_all[:, : sums.seats].astype(np.float64)
+    sums.n += n
+    sums.score += pay.sum(axis=0)
+    sums.score_sq += (pay * pay).sum(axis=0)
+    d = rows[:, kp.O_DRAWS].astype(np.float64)
+    sums.draws += d.sum()
+    sums.draws_sq += (d * d).sum()
+    won = win >= 0
+    sums.huang += int((~won).sum())
+    sums.wins += np.bincount(win[won], minlength=sums.seats)[: sums.seats]
+    zimo = won & (rows[:, kp.O_HOW] == kp.HOW_ZIMO)
+    sums.zimo += np.bincount(win[zimo], minlength=sums.seats)[: sums.seats]
+    payer = rows[:, kp.O_PAYER]
+    sums.fangpao += np.bincount(payer[payer >= 0], minlength=sums.seats)[: sums.seats]
+    for name, col in (("tianhu", kp.O_TIANHU), ("dihu", kp.O_DIHU), ("haidi", kp.O_HAIDI)):
+        setattr(sums, name, getattr(sums, name) + int(rows[won, col].sum()))
+    fx = rows[won, kp.O_FANXING].astype(np.float64)
+    sums.fx += fx.sum()
+    sums.fx_sq += (fx * fx).sum()
+    for q in range(kp.MAX_CO):  # the other winners of shared wins at the deal (RULES.md §6)
+        b = kp.O_CO + q * kp.CO_COLS
+        seat = rows[:, b + kp.CO_SEAT]
+        co = seat >= 0
+        if co.any():
+            sums.wins += np.bincount(seat[co], minlength=sums.seats)[: sums.seats]
+            sums.zimo += np.bincount(seat[co], minlength=sums.seats)[: sums.seats]
+            cfx = rows[co, b + kp.CO_FANXING].astype(np.float64)
+            sums.fx += cfx.sum()
+            sums.fx_sq += (cfx * cfx).sum()
+    sums.fx_units += float(units[won, 1].sum())
+    sums.win_units += float(units[won].sum())
+    return pay_all, units
+
+
+def _rate(variant: str, metric: str, seat: int | None, count: int, n: int) -> dict:
+    lo, hi = wilson(count, n)
+    return {"variant": variant, "metric": metric, "seat": seat, "count": int(count), "n": n,
+            "rate": count / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+            "mean": None, "se": None, "sd": None}
+
+
+def _mean(variant: str, metric: str, seat: int | None, total: float, total_sq: float,
+          n: int) -> dict:
+    mean, se = mean_se(total, total_sq, n)
+    sd = se * math.sqrt(n) if n > 1 else math.nan
+    return {"variant": variant, "metric": metric, "seat": seat, "count": n, "n": n,
+            "rate": None, "ci_low": None, "ci_high": None, "mean": mean, "se": se, "sd": sd}
+
+
+def summarize(variant: str, s: _Sums, threshold: int | None = None) -> pl.DataFrame:
+    """Balance table: per seat win/自摸/放炮 shares (Wilson 95%), score mean ± SE and SD (the
+    dealer's is the dealer edge, seat 0); per hand 荒庄, 天胡, 地胡, 海底 rates, 翻信 per win and
+    its share of winners' units, hand length in draws (RULES.md §9)."""
+    rows = []
+    for seat in range(s.seats):
+        rows.append(_rate(variant, "win", seat, s.wins[seat], s.n))
+        rows.append(_rate(variant, "zimo", seat, s.zimo[seat], s.n))
+        rows.append(_rate(variant, "fangpao", seat, s.fangpao[seat], s.n))
+        rows.append(_mean(variant, "score", seat, s.score[seat], s.score_sq[seat], s.n))
+    for name, count in (("huangzhuang", s.huang), ("tianhu", s.tianhu), ("dihu", s.dihu),
+                        ("haidi", s.haidi)):
+        rows.append(_rate(variant, name, None, count, s.n))
+    wins = int(s.wins.sum())
+    rows.append(_mean(variant, "fanxing_per_win", None, s.fx, s.fx_sq, wins))
+    share = s.fx_units / s.win_units if s.win_units else math.nan
+    rows.append({"variant": variant, "metric": "fanxing_share_of_win_units", "seat": None,
+                 "count": wins, "n": wins, "rate": share, "ci_low": None, "ci_high": None,
+                 "mean": None, "se": None, "sd": None})
+    rows.append(_mean(variant, "draws_per_hand", None, s.draws, s.draws_sq, s.n))
+    return pl.DataFrame(rows, schema=SCHEMA).with_columns(
+        pl.lit(threshold, dtype=pl.Int64).alias("threshold"))
+
+
+def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEFAULT_SEED,
+                   policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
+                   threads: int | None = None, engine: str = "numba",
+                   rows: int = 0, records: int = 0,
+                   progress: bool | None = None, client: object = None,
+                   rollout_k: int = 32) -> pl.DataFrame | tuple:
+    """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
+    every seat, or one per seat: "random", "greedy", "lookahead", "rollout", this one with
+    ``rollout_k`` worlds per candidate answer, ``play.rollout``); returns the balance table
+    (``summarize``; a ``report.ReportFrame``, which in a notebook shows the run's header line
+    and the table as ``zipai-sim balance`` prints it). The default seed is the command line's,
+    20261129.
+
+    ``engine="numba"`` (default) plays with ``kernels.play`` over all cores (``threads``);
+    ``"reference"`` with the readable ``play.engine`` (about 100 hands/s): both play the same
+    hands move for move. Results depend on ``(variant, seed, n, chunk_size, policies)`` only.
+    With ``engine="reference"`` a policy may also be a user policy object
+    (``play.policies.as_policy``; the same object plays that seat in every hand).
+
+    ``rows=K > 0`` also keeps the first ``K`` hands of every chunk (chunk ``c`` holds hands
+    ``c·chunk_size …``) as per-hand rows and returns ``(summary, rows)``: one row per sampled
+    hand with ``variant, threshold, chunk, deal`` (the hand's index in the run), ``winner``
+    (seat, 0 = dealer; -1 荒庄), ``how`` (zimo/fangpao/drawn, null on 荒庄), ``payer`` (the
+    discarder of a 放炮, else -1), ``huxi``, ``units`` and ``fanxing_units`` (variant's unit,
+    RULES.md §7), ``fanxing`` (matches), ``tianhu``/``dihu``/``haidi``, ``instant`` (santi /
+    wukan / ""), ``draws``, ``win_card``, the winner's ``reds``/``bigs``/``cards`` counts,
+    ``all_pungs``, ``cowinners`` (the other winners of a shared win at the deal) and
+    ``pay_seat0 …`` (+ ``pay_sitter``), which sum to 0. The sample is the same
+    for any thread count and either engine; it adds ``K`` rows per chunk (the totals stay flat).
+
+    ``records=R > 0`` also returns the hand records (``play.record.HandRecord``,
+    docs/records.md) of the run's first ``R`` hands (deals ``0 … R−1``), last in the tuple:
+    ``(summary, records)`` or, with ``rows``, ``(summary, rows, records)``. Write them with
+    ``write_records(records, "hands.jsonl")``; ``record.replay()`` checks one move by move
+    through the reference engine. On the numba engine the ``R`` hands are played once more
+    by ``kernels.play.play_one`` to get their moves (a few ms each).
+    A progress bar (stderr) appears after two seconds, and a note when the kernels are to be
+    compiled (a fresh install), unless ``progress=False``. ``client``: a
+    ``dask.distributed.Client`` whose workers play the chunks (the same result, bit for bit;
+    not with reference-engine ``records``). Ctrl-C stops at the next batch of
+    chunks and returns the hands finished, as ``simulate_deals`` does: the header says
+    ``PARTIAL``, ``summary.run["n"]`` is the hands done (the first ``n`` hands of the run).
+    Raises ValueError for bad counts, seeds, policy or engine names; VariantError.
+
+    >>> s = simulate_hands("guangxi-81", 400, seed=1)
+    >>> s.filter(metric="win").select("seat", "count").rows()   # hands won per seat (0 deals)
+    [(0, 74), (1, 79), (2, 66)]
+    >>> s.filter(metric="huangzhuang").select("count", "n").row(0)   # 荒庄: nobody won
+    (181, 400)
+    """
+    return hands_runs([load_variant(variant)], n, seed, policies, chunk_size, threads, engine,
+                      rows, records, progress, client, rollout_k)[0]
+
+
+def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
+               policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
+               threads: int | None = None, engine: str = "numba", rows: int = 0,
+               records: int = 0, progress: bool | None = None, client: object = None,
+               rollout_k: int = 32) -> list:
+    """``simulate_hands`` of several variants (or thresholds) on the same hands, in lockstep
+    (``runs.run_parts``): a Ctrl-C leaves every run with the same finished hands, so the runs
+    of a sweep stay comparable. One ``simulate_hands`` result per variant."""
+    from zipai_sim.kernels import play as kp
+
+    n, seed = check_count(n), check_seed(seed)
+    cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
+    if engine not in ("numba", "reference"):
+        raise ValueError(f"engine must be 'numba' or 'reference', got {engine!r}")
+    th = None
+    if engine == "numba":
+        th = check_threads(threads)
+    keep = min(check_count(rows, "rows"), cs)
+    n_rec = min(check_count(records, "records"), n)
+    if client is not None and engine == "reference" and n_rec:
+        raise ValueError("records: the reference engine records hands where it plays them; "
+                         "ask for records without client= (a local run)")
+    from zipai_sim.play.rollout import check_k
+
+    rk = check_k(rollout_k)
+    pols_of, recs_of, parts = [], [], []
+    for v in variants:
+        seats = v.layout.players
+        pols = [policies] * seats if isinstance(policies, str) else \
+            list(policies) if isinstance(policies, (list, tuple)) else None
+        if (pols is None or len(pols) != seats
+                or any(isinstance(x, str) and x not in POLICIES for x in pols)):
+            raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats}, "
+                             f"one per seat ({v.key} has {seats} seats: names, or policy objects "
+                             f"on the reference engine), got {policies!r}")
+        if engine == "numba" and not all(is_named(x) for x in pols):
+            raise ValueError("policies: user policy objects play on the reference engine only "
+                             "(engine='reference'); the numba engine knows "
+                             f"{', '.join(sorted(POLICIES))}")
+        for x in pols:
+            as_policy(x)  # a policy object that fits no protocol fails here, before any hand
+        recs: list = []
+        pols_of.append(pols)
+        recs_of.append(recs)
+        parts.append(_reference_part(v, n, seed, cs, pols, keep, recs, n_rec, rk)
+                     if engine == "reference" else _numba_part(v, n, seed, cs, pols, keep, rk))
+    rolls = any(x == "rollout" for pols in pols_of for x in pols)
+    identity = {"what": "hands", "variants": [v.key for v in variants],
+                "rules_hash": [v.rules_hash for v in variants],
+                "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
+                "policies": [[x if isinstance(x, str) else type(x).__name__ for x in pols]
+                             for pols in pols_of], "engine": engine, "rows": keep,
+                **({"rollout_k": rk} if rolls else {})}
+    t0 = time.perf_counter()
+    if engine == "reference":
+        run = run_parts(n, cs, 1, parts, unit="hand", progress=progress, identity=identity,
+                        desc=variants[0].key if len(variants) == 1 else "", client=client)
+    else:
+        run = _numba_run(n, cs, th, parts, progress, identity,
+                         variants[0].key if len(variants) == 1 else "", client, rolls)
+    seconds, out = time.perf_counter() - t0, []
+    for i, (v, pols, recs, (sums, cells)) in enumerate(zip(variants, pols_of, recs_of,
+                                                          run.state)):
+        if engine == "numba":
+            recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done), rk))
+        # the summary shows itself in a notebook as `zipai-sim balance` prints it; a partial
+        # run says so in its header, with n = the hands done (as SimResult.report does)
+        head = run_fields(v, seed=seed, n=run.done, unit="hands", chunk_size=cs,
+                          policies=pols, engine=engine, partial=run.partial, n_requested=n,
+                          threads=1 if engine == "reference" else th, workers=run.workers)
+        head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
+        if "rollout" in pols:
+            head["extra"] = [*head.get("extra", ()), f"rollout: {rk} worlds per candidate answer"]
+        got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), head),)
+        if keep:
+            width = v.layout.players + (1 if v.layout.sitter else 0)
+            blocks = [b for batch in cons_list(cells) for b in batch]
+            block = np.concatenate(blocks) if blocks else np.zeros(
+                (0, 2 + kp.N_OUT + 2 + width), np.int64)
+            got += (rows_frame(v, block),)
+        if records:  # a chunk cut short by Ctrl-C may have recorded hands that are not counted
+            got += (recs[:run.done],)
+        out.append(got if len(got) > 1 else got[0])
+    return out
+
+
+def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
+                    recs: list, n_rec: int, rk: int = 32) -> tuple:
+    """``(work, add, state)`` of one variant's hands on the reference engine."""
+    seats = v.layout.players
+
+    def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
+        sums, blocks = _Sums(seats), []
+        for c in range(first, first + k):
+            key, size = int(chunk_keys(seed, c, 1)[0]), int(chunk_sizes(n, cs, c, 1)[0])
+            hook = reference_hook(recs, n_rec, seed, c, cs, pols)
+            got = _play_chunk(v, key, size, pols, sums, keep, hook, rk, c * cs,
+                              f" of seed {seed} ({v.key}, chunk size {cs})")
+            if got is not None:
+                blocks.append(sample_block(c, cs, *got))
+        return sums, blocks
+
+    return work, _add_batch, (_Sums(seats), None)
+
+
+def _add_batch(state: tuple, got: tuple) -> tuple:
+    """A finished batch joined to the run's aggregate as a new one (``runs.run_batches``)."""
+    sums, blocks = got
+    return state[0].merged(sums), (blocks, state[1]) if blocks else state[1]
+
+
+def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
+                rk: int = 32) -> tuple:
+    """``(work, add, state)`` of one variant's hands on ``kernels.play``: a batch's chunks in
+    one parallel call, each chunk's rows settled and added in chunk order."""
+    from zipai_sim.kernels import play as kp
+    from zipai_sim.play.rollout import play_chunks
+
+    codes = np.array([POLICY_NAMES.index(x) for x in pols], np.int64)
+    seats = v.layout.players
+    cache = OutcomeCache(v)  # chunks repeat outcomes: each distinct one settled once a run
+
+    def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
+        keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
+        out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
+        play_chunks(v, keys, sizes, codes, out, rk)
+        sums, blocks = _Sums(seats), []
+        for c in range(k):  # chunk order: sums are exact and thread-independent
+            pay, units = _add_rows(v, out[c, : sizes[c]], sums, cache)
+            if keep and sizes[c]:
+                j = min(keep, int(sizes[c]))
+                blocks.append(sample_block(first + c, cs, out[c, :j], pay[:j], units[:j]))
+        return sums, blocks
+
+    return work, _add_batch, (_Sums(seats), None)
+
+
+def _numba_run(n: int, cs: int, th: int, parts: list, progress: bool | None,
+               identity: dict, desc: str, client: object = None, rolls: bool = False):
+    """The numba parts in batches of 2 × threads chunks (``runs.run_parts``); ``rolls``: a
+    rollout seat plays (its kernels join the compile note's check)."""
+    import numba
+
+    from zipai_sim.kernels import play as kp
+    from zipai_sim.kernels.play import rollout as kr
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(th, numba.config.NUMBA_NUM_THREADS))
+    try:
+        return run_parts(n, cs, 2 * numba.get_num_threads(), parts, unit="hand", desc=desc,
+                         progress=progress, identity=identity,
+                         kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS if rolls else ()),
+                         client=client)
+    finally:
+        numba.set_num_threads(old)
