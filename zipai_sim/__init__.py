@@ -9,7 +9,7 @@ Importing the package compiles nothing; ``warmup()`` compiles every kernel (cach
 9
 """
 
-__version__ = "0.1.0"
+from zipai_sim.version import __version__
 
 from zipai_sim.game.cards import CardError, format_hand, parse_hand
 from zipai_sim.runs.checkpoint import CheckpointError, checkpoint

@@ -12,7 +12,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
     """Duplicate arena: every deck played once per seat the challenger can take (the baseline in
     the other seats) and once all baseline; print the challenger's score minus the baseline's
     with a paired 95% interval, and both win rates."""
-    from zipai_sim import __version__
+    from zipai_sim.version import __version__
     from zipai_sim.cli import bounds as B
     from zipai_sim.runs.chunks import check_count
     from zipai_sim.cli.outputs import check_out, save_one

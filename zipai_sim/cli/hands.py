@@ -23,7 +23,7 @@ def _per(a: argparse.Namespace) -> int | None:
 
 def cmd_balance(a: argparse.Namespace) -> int:
     """Play and settle hands of each variant; print win/自摸/放炮 shares, scores and 荒庄 rates."""
-    from zipai_sim import __version__
+    from zipai_sim.version import __version__
     from zipai_sim.cli import bounds as B
     from zipai_sim.runs.chunks import check_count, n_chunks
     from zipai_sim.play import DEFAULT_HAND_CHUNK

@@ -19,7 +19,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from zipai_sim import __version__
+from zipai_sim.version import __version__
 from zipai_sim.game import params as p
 from zipai_sim.runs.chunks import (
     check_chunk_size,

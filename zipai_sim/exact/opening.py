@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from zipai_sim import __version__
+from zipai_sim.version import __version__
 from zipai_sim.game import params as p
 from zipai_sim.kernels import exact as ke
 from zipai_sim.game.variants import Variant, load_variant

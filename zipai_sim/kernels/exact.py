@@ -44,9 +44,9 @@ from zipai_sim.kernels.exact_leaf import (
     MODE_DIHU_THREE,
     MODE_EXTRA,
     N_ACC,
-    _comb,
-    _fours,
-    _leaf,
+    comb,
+    hand_fours,
+    leaf,
 )
 from zipai_sim.kernels.hand import WORK
 
@@ -84,13 +84,13 @@ def _task(t0, t1, mode, plain, enter, three, pacc, tacc, copies, n_cards, fx, ex
     while d >= 0:
         if d == 10:
             if nn[10] == n_cards and (dk[10] >= 0 or not designate):
-                ti = _fours(hand)
+                ti = hand_fours(hand)
                 if mode == MODE_DIHU_QZ:
                     ti -= 1  # the designated four is a 坎 and an incoming card
                 bit = 2 if ti >= 1 else 1
                 acc = tacc if in3[10] == 1 else pacc
                 if (acc[cur[10]] & bit) != 0:
-                    _leaf(mode, hand, ww[10], metas, plain, enter, three, pacc, tacc, copies,
+                    leaf(mode, hand, ww[10], metas, plain, enter, three, pacc, tacc, copies,
                           n_cards, fx, excl, P, work, fxbuf, lo, hi, dk[10])
             d -= 1
             if d >= 0:
@@ -164,7 +164,7 @@ def _task(t0, t1, mode, plain, enter, three, pacc, tacc, copies, n_cards, fx, ex
         in3[d + 1] = nin3
         nn[d + 1] = n
         tt[d + 1] = t4
-        ww[d + 1] = ww[d] * _comb(copies[v], cs) * _comb(copies[10 + v], cb)
+        ww[d + 1] = ww[d] * comb(copies[v], cs) * comb(copies[10 + v], cb)
         dk[d + 1] = newk if newk >= 0 else dk[d]
         d += 1
         if d < 10:

@@ -43,7 +43,7 @@ def _add(lo, hi, i, x):
 
 
 @njit(cache=True, _nrt=False)
-def _comb(n, k):
+def comb(n, k):
     if k < 0 or k > n:
         return 0
     r = 1
@@ -161,7 +161,7 @@ def _alt_symbol(plain, pacc, metas, hand, k, free_k, need_bit):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _fours(hand):
+def hand_fours(hand):
     return count_ti_kan(hand)[0]
 
 
@@ -174,19 +174,19 @@ def _dihu_weight(hand, w, k, copies, n_cards, P):
     denominator."""
     q = copies[k]
     ck = hand[k] - 1
-    wc = w // _comb(q, ck + 1) * _comb(q, ck)
+    wc = w // comb(q, ck + 1) * comb(q, ck)
     extra = P[p.TWO_TI_EXTRA] == 1
     seat_cards = P[p.OTHER_CARDS]
     total = 0
     for j in range(20):
         total += copies[j]
     if n_cards == seat_cards + 1:
-        if extra and _fours(hand) - (1 if hand[k] == 4 else 0) == 2:
+        if extra and hand_fours(hand) - (1 if hand[k] == 4 else 0) == 2:
             return 0
         return wc * (q - ck) * ((total - seat_cards - 1) if extra else 1)
     # seat_cards + 2: c holds the extra card j; sum over which card it was
     hand[k] -= 1
-    t_c = _fours(hand)
+    t_c = hand_fours(hand)
     out = 0
     for j in range(20):
         cj = hand[j]
@@ -194,7 +194,7 @@ def _dihu_weight(hand, w, k, copies, n_cards, P):
             continue
         if t_c - (1 if cj == 4 else 0) != 2:
             continue
-        w20 = wc // _comb(copies[j], cj) * _comb(copies[j], cj - 1)
+        w20 = wc // comb(copies[j], cj) * comb(copies[j], cj - 1)
         hand[j] -= 1
         out += w20 * (q - hand[k]) * (copies[j] - hand[j] - (1 if j == k else 0))
         hand[j] += 1
@@ -203,7 +203,7 @@ def _dihu_weight(hand, w, k, copies, n_cards, P):
 
 
 @njit(cache=True, _nrt=False)
-def _leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards, fx, excl,
+def leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards, fx, excl,
           P, work, fxbuf, lo, hi, desig):
     total = 0
     for j in range(20):
@@ -227,7 +227,7 @@ def _leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards
                     _add(lo, hi, A_FX + 5 * h + x, w * fxbuf[x])
         return
     if mode == MODE_EXTRA:
-        if _fours(hand) != 2:
+        if hand_fours(hand) != 2:
             return
         for j in range(20):
             cj = hand[j]
@@ -236,7 +236,7 @@ def _leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards
             hand[j] -= 1
             ni = no_instant_weight(2, count_ti_kan(hand)[1], P)
             if ni > 0:
-                wc = w // _comb(copies[j], cj) * _comb(copies[j], cj - 1) * (copies[j] - cj + 1)
+                wc = w // comb(copies[j], cj) * comb(copies[j], cj - 1) * (copies[j] - cj + 1)
                 hx = eval_hand(hand, j, 1, 0, 0, P, work)
                 if hx < 0:
                     _add(lo, hi, A_MISMATCH, 1)
@@ -252,7 +252,7 @@ def _leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards
                                 _add(lo, hi, A_FX + 5 * h + x, wc * ni * fxbuf[x])
             hand[j] += 1
         return
-    t_all = _fours(hand)
+    t_all = hand_fours(hand)
     if mode == MODE_DIHU:
         base = eval_hand(hand, -1, 1, 0, 0, P, work)
         if base < 0:

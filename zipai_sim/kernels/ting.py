@@ -4,7 +4,7 @@ bots' scores (RULES.md §3 groups, §6 waits).
 For a hand whose free cards are ``pk`` (packed, counts 0..2, ``kernels.packed``), ``ting``
 answers whether some card ``k`` completes it on an own draw, and ``ting_after_discard`` whether
 some free discard ``b`` can leave such a hand, counting a wait the three ways
-``policies._score`` counts one (written here with the discard):
+``policies.score`` counts one (written here with the discard):
 
 (a) ``k`` joins the free cards (a kind held at most once): ``pk − b + k`` splits with ``need0``
     pairs (one pair is owed once a four-card group is held);
@@ -42,12 +42,12 @@ from zipai_sim.kernels.freetab import N_CODES, POW3, TAB, code_of
 from zipai_sim.kernels.packed import LOW, LOW10, TWIN, W
 
 # bit i of SIZE_BITS[code]
-_NAMES = ("T0", "T1", "T2", "A0", "A1", "R0", "R1", "R2", "S0", "S1")
-_BIT = {n: 1 << i for i, n in enumerate(_NAMES)}
+NAMES = ("T0", "T1", "T2", "A0", "A1", "R0", "R1", "R2", "S0", "S1")
+BIT = {n: 1 << i for i, n in enumerate(NAMES)}
 
 
 def _size_bits() -> tuple[np.ndarray, np.ndarray]:
-    """``SIZE_BITS: uint16[N_CODES]`` (the ``_NAMES`` bits of each size code) and ``PAIR_OFF``
+    """``SIZE_BITS: uint16[N_CODES]`` (the ``NAMES`` bits of each size code) and ``PAIR_OFF``
     (the OR of ``SIZE_BITS`` over the codes left by taking two cards from one value held
     twice), from ``freetab.TAB`` by numpy over all codes."""
     codes = np.arange(N_CODES)
@@ -80,7 +80,7 @@ def _size_bits() -> tuple[np.ndarray, np.ndarray]:
     return bits, pair_off
 
 
-def _ways(discard: int, need0: int, kan: int, added: int) -> list[tuple[str, str]]:
+def jiao_ways(discard: int, need0: int, kan: int, added: int) -> list[tuple[str, str]]:
     """(small bit, big bit) pairs of which one must hold for (a)–(c), with a discard first or
     not; ``added``: the added card already went into a 绞, so only the split (and the discard)
     are left."""
@@ -109,20 +109,20 @@ def _ways(discard: int, need0: int, kan: int, added: int) -> list[tuple[str, str
 def _partners() -> np.ndarray:
     """``PARTNERS[mode * 1024 + small bits]``: the big-size bits of which one must be set, mode
     ``need0 + 2 * (a 坎 held) + 4 * (the added card went into a 绞) + 8 * (no discard)``."""
-    out = np.zeros((16, 1 << len(_NAMES)), np.uint16)
+    out = np.zeros((16, 1 << len(NAMES)), np.uint16)
     for mode in range(16):
-        ways = _ways(1 - (mode >> 3), mode & 1, (mode >> 1) & 1, (mode >> 2) & 1)
-        for small in range(1 << len(_NAMES)):
+        ways = jiao_ways(1 - (mode >> 3), mode & 1, (mode >> 1) & 1, (mode >> 2) & 1)
+        for small in range(1 << len(NAMES)):
             for a, b in ways:
-                if small & _BIT[a]:
-                    out[mode, small] |= _BIT[b]
+                if small & BIT[a]:
+                    out[mode, small] |= BIT[b]
     return out.reshape(-1)
 
 
 SIZE_BITS, PAIR_OFF = _size_bits()
 PARTNERS = _partners()
-_MODE = 1 << len(_NAMES)
-_NOW = 8 * _MODE
+MODE = 1 << len(NAMES)
+_NOW = 8 * MODE
 _I0 = 0
 # own 绞 choice o (0 none, 1 两小一大, 2 一小两大): cards taken from the small and big size
 OWN_S = np.array([0, 2, 1], np.int64)
@@ -214,8 +214,8 @@ def ting(pk, k3, need0):
 @njit(cache=True, _nrt=False, inline="always")
 def _ting(pk, k3, need0, now):
     """The search behind both answers; ``now``: 0, or ``_NOW`` for no discard."""
-    mode = now + (need0 + (2 if k3 != 0 else 0)) * _MODE
-    added = mode + 4 * _MODE
+    mode = now + (need0 + (2 if k3 != 0 else 0)) * MODE
+    added = mode + 4 * MODE
     both, nv, vals, allow = jiao_setup(pk)
     cs0 = code_of(pk, 0)
     cb0 = code_of(pk, TWIN)

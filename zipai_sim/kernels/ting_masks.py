@@ -8,7 +8,7 @@ waits): the bots value only those hands and ask no filter again.
   draw and a second discard may still leave a wait (the lookahead bot's one-step look-ahead).
 
 How. ``ting``'s search with a discard checks ways ``(small bit, big bit)`` of per-size table
-bits (``ting._ways``), the discard taken from one size. Here a card taken from a size is read
+bits (``ting.jiao_ways``), the discard taken from one size. Here a card taken from a size is read
 from masks per size code: a field of 10 bits per table bit ``N``, bit ``v`` set when the code
 less one card of value ``v`` shows ``N`` (``SIZE_BITS``, or ``PAIR_OFF`` once two cards of a
 value went into a 绞 with the added card). ``ting_discards`` takes the card ahead of the way's
@@ -27,12 +27,12 @@ from numba.cpython.unsafe.numbers import trailing_zeros as trailing
 from zipai_sim.kernels.freetab import N_CODES, POW3, code_of
 from zipai_sim.kernels.packed import TWIN, W
 from zipai_sim.kernels.ting import (
-    _BIT,
-    _MODE,
-    _NAMES,
+    BIT,
+    MODE,
+    NAMES,
     PAIR_OFF,
     SIZE_BITS,
-    _ways,
+    jiao_ways,
     jiao_next,
     jiao_setup,
     jiao_taken,
@@ -51,7 +51,7 @@ def _masks_after_one(source: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
         field = np.zeros(N_CODES, np.int64)
         for v in range(10):
             held = digits[:, v] >= 1
-            field[held] |= (source[codes[held] - POW3[v]] & _BIT[name] != 0).astype(np.int64) << v
+            field[held] |= (source[codes[held] - POW3[v]] & BIT[name] != 0).astype(np.int64) << v
         out[:, i // FIELDS] |= field << (10 * (i % FIELDS))
     return out.reshape(-1)
 
@@ -63,15 +63,15 @@ def _enables(names: tuple[str, ...], first: bool) -> tuple[np.ndarray, np.ndarra
     (a 坎 held) + 4 * (the added card went into a 绞)``). ``first``: the card is taken ahead of
     the whole way (``ting_after_discards``: any bit of either size); else ahead of the way's
     removal bit only (``ting_discards``: each way takes its discard from exactly one size)."""
-    es = np.zeros((8, _MODE), np.uint16)
-    eb = np.zeros((8, _MODE), np.uint16)
+    es = np.zeros((8, MODE), np.uint16)
+    eb = np.zeros((8, MODE), np.uint16)
     for mode in range(8):
-        for a, b in _ways(1, mode & 1, (mode >> 1) & 1, (mode >> 2) & 1):
+        for a, b in jiao_ways(1, mode & 1, (mode >> 1) & 1, (mode >> 2) & 1):
             assert first or (a in names) != (b in names), (a, b)
-            for other in range(_MODE):
-                if a in names and other & _BIT[b]:
+            for other in range(MODE):
+                if a in names and other & BIT[b]:
                     es[mode, other] |= 1 << names.index(a)
-                if b in names and other & _BIT[a]:
+                if b in names and other & BIT[a]:
                     eb[mode, other] |= 1 << names.index(b)
     return es.reshape(-1), eb.reshape(-1)
 
@@ -86,7 +86,7 @@ def _select(n: int) -> np.ndarray:
     return out.reshape(-1)
 
 
-def _tables(names: tuple[str, ...], after: tuple[str, ...], first: bool) -> tuple:
+def tables(names: tuple[str, ...], after: tuple[str, ...], first: bool) -> tuple:
     """One mask function's tables: the card taken ahead of the bits ``after[i]`` reads as the
     removal name ``names[i]``. ``(w0, w1, es, eb, sel)``: ``w0`` holds, per code, the first
     word of the mask after one card (``SIZE_BITS``) and of the mask after a 绞 pair
@@ -108,9 +108,9 @@ def _tables(names: tuple[str, ...], after: tuple[str, ...], first: bool) -> tupl
 
 # ting_discards: R_f is T_f after the card, S_f is A_f after it
 _REMOVE = ("R0", "R1", "R2", "S0", "S1")
-D_W0, D_W1, D_ES, D_EB, D_SEL = _tables(_REMOVE, ("T0", "T1", "T2", "A0", "A1"), False)
+D_W0, D_W1, D_ES, D_EB, D_SEL = tables(_REMOVE, ("T0", "T1", "T2", "A0", "A1"), False)
 # ting_after_discards: every bit, after one more card
-F_W0, F_W1, F_ES, F_EB, F_SEL = _tables(_NAMES, _NAMES, True)
+F_W0, F_W1, F_ES, F_EB, F_SEL = tables(NAMES, NAMES, True)
 # a 10-bit mask of values, spread to one bit per kind (bit W * v)
 SPREAD = np.array([sum(1 << (W * v) for v in range(10) if m >> v & 1) for m in range(1024)],
                   np.int64)
@@ -128,7 +128,7 @@ def _fold(x):
 @njit(cache=True, _nrt=False, inline="always")
 def _taken(w0, w1, pair, sel, names, code, wide):
     """The values whose card may be taken from the size ``code`` ahead of the bits ``names``:
-    the OR of their fields in ``_tables``' words (``pair``: 0 for the mask after one card, 1
+    the OR of their fields in ``tables``' words (``pair``: 0 for the mask after one card, 1
     for the one after a 绞 pair; ``wide``: masks have a second word)."""
     m = _fold(w0[2 * code + pair] & sel[2 * names])
     if wide:
@@ -142,8 +142,8 @@ def _taken(w0, w1, pair, sel, names, code, wide):
 def _search(pk, k3, need0, w0, w1, es, eb, sel, wide):
     """``ting._ting``'s search with a discard, each way asking which card (``_taken``) instead
     of whether one; a spaced mask of kinds."""
-    plain = (need0 + (2 if k3 != 0 else 0)) * _MODE
-    added = plain + 4 * _MODE
+    plain = (need0 + (2 if k3 != 0 else 0)) * MODE
+    added = plain + 4 * MODE
     both, nv, vals, allow = jiao_setup(pk)
     cs0 = code_of(pk, 0)
     cb0 = code_of(pk, TWIN)

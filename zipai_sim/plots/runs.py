@@ -378,7 +378,7 @@ def figure_metadata(fig, fmt: str, sources: Sequence[str | os.PathLike] = ()
     gives the same bytes. ``read_figure_metadata`` reads both back."""
     import matplotlib
 
-    from zipai_sim import __version__
+    from zipai_sim.version import __version__
     from zipai_sim.runs.provenance import common_metadata
 
     foot = footer(fig)

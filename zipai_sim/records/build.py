@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zipai_sim import __version__
+from zipai_sim.version import __version__
 from zipai_sim.game import params as p
 from zipai_sim.game.cards import card_name
 from zipai_sim.game.reference import decompositions

@@ -55,7 +55,7 @@ def numba_version() -> str:
 def common_metadata() -> dict[str, str]:
     """The part of every file's metadata that does not depend on the run: ``command``,
     ``zipai_sim_version``, ``numba_version``."""
-    from zipai_sim import __version__
+    from zipai_sim.version import __version__
 
     return {"command": command(), "zipai_sim_version": __version__,
             "numba_version": numba_version()}

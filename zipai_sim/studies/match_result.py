@@ -69,7 +69,7 @@ class MatchResult:
     def metadata(self) -> dict[str, str]:
         """Parquet key-value metadata identifying the run (a match is a chunk: its own random
         stream, ``chunk_size`` 1); ``io.write_parquet`` adds the command line and versions."""
-        from zipai_sim import __version__
+        from zipai_sim.version import __version__
 
         return {"variant": self.variant, "rules_hash": self.rules_hash, "seed": str(self.seed),
                 "matches": str(self.n), "n": str(self.n),

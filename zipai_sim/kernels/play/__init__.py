@@ -26,8 +26,8 @@ Speed notes. Every array a compiled call receives costs two atomic reference-cou
 which dominated the first version: the hot checks (may a seat win, 跑, 碰, 吃 on this card) are
 inlined and take only the arrays they read; calls are made only when something can happen.
 ``eval_hand`` is asked only when its own first tests (free-card count, orphan cards) pass on
-packed counts, computed here the same way (``_may_eval``), so results are unchanged. Scalar
-arguments are cast with ``_I`` so that numba compiles one signature per helper, not one per
+packed counts, computed here the same way (``may_eval``), so results are unchanged. Scalar
+arguments are cast with ``i64`` so that numba compiles one signature per helper, not one per
 literal.
 
 The package, in the order a hand uses it: ``layout`` (array layouts, the scratch tuple),

@@ -1,9 +1,9 @@
 """Claims on a card (RULES.md §5–§6): the discard, the forced 提/偎/跑, the optional 碰 and 吃 (with
 its 比) in seat order, the 臭牌 marks of passed claims, and what happens to a discarded
-(``_on_discard``) or drawn (``_on_draw``) card.
+(``on_discard``) or drawn (``on_draw``) card.
 
 The handlers are inlined into the turn loop (``inline="always"``): numba passes a tuple and
-every array member by member, so a call to ``_on_draw`` took 168 machine words (the params
+every array member by member, so a call to ``on_draw`` took 168 machine words (the params
 tuple's 39, each scratch array's 5 + 2 × ndim), more than a random seat's whole answer costs.
 """
 
@@ -14,7 +14,7 @@ from zipai_sim.game import params as p
 from zipai_sim.kernels.chi import NO_GROUP, chi_options, chi_possible, gcard
 from zipai_sim.kernels.packed import LOW, W
 from zipai_sim.kernels.play.layout import (
-    _I,
+    i64,
     A_CHI,
     A_CHI_BI,
     A_CHOUWEI,
@@ -59,8 +59,8 @@ from zipai_sim.kernels.play.layout import (
     RO_PENG,
     WIN,
 )
-from zipai_sim.kernels.play.lookahead import _look_chi, _look_discard, _look_peng
-from zipai_sim.kernels.play.policies import _pol_chi, _pol_discard, _pol_peng
+from zipai_sim.kernels.play.lookahead import look_chi, look_discard, look_peng
+from zipai_sim.kernels.play.policies import pol_chi, pol_discard, pol_peng
 from zipai_sim.kernels.play.script import (
     freeze_discard,
     freeze_list,
@@ -72,32 +72,32 @@ from zipai_sim.kernels.play.script import (
     scripted,
 )
 from zipai_sim.kernels.play.state import (
-    _add_group,
-    _add_same,
-    _chi_left,
-    _del_meld,
-    _meld_of,
-    _say,
-    _seat,
-    _seat_pack,
-    _set_count,
-    _take_chi,
+    add_group,
+    add_same,
+    chi_left,
+    del_meld,
+    meld_of,
+    say,
+    seat,
+    seat_pack,
+    set_count,
+    take_chi,
 )
-from zipai_sim.kernels.play.winning import _can_win, _win
+from zipai_sim.kernels.play.winning import can_win, take_win
 
 # --- the hand -----------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def _lay_opening_ti(P, hands, melds, ints, moves, s):
+def lay_opening_ti(P, hands, melds, ints, moves, s):
     for k in range(20):
         if hands[s, k] == 4:
-            _set_count(hands, ints, s, k, 0)
-            _add_same(P, melds, ints, s, MELD_TI, k, 4)
-            _say(moves, ints, s, A_DEAL_TI, 0, k, 4)
+            set_count(hands, ints, s, k, 0)
+            add_same(P, melds, ints, s, MELD_TI, k, 4)
+            say(moves, ints, s, A_DEAL_TI, 0, k, 4)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves, policies,
+def choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves, policies,
                     s):
     """``Game.choose_discard``: the options are the free kinds in order (坎 are never
     discarded, §5.7), else, with only 坎 left, skip the discard or break a 坎
@@ -107,51 +107,51 @@ def _choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts
     opt = (ints[I_PK + s] | (ints[I_PK + s] >> 1)) & LOW
     if opt == 0:
         if P[p.ONLY_KAN_SKIP] == 1:
-            return _I(-1)
+            return i64(-1)
         opt = held
-    n = _I(0)
+    n = i64(0)
     while opt != 0:
         b = opt & -opt
         opt ^= b
         opts[n] = trailing_zeros(b) // W
         n += 1
-    c = _I(-1)
+    c = i64(-1)
     if scripted(ints):
-        c = script_discard(ints, opts, _I(s), _I(n), _I(RO_DISCARD))
+        c = script_discard(ints, opts, i64(s), i64(n), i64(RO_DISCARD))
     if c < 0:
         if n > 1 and listed(ints, policies, s):
-            c = next_listed(ints, _I(s))
+            c = next_listed(ints, i64(s))
         elif policies[s] == POL_LOOKAHEAD:
-            c = _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, _I(s), _I(n))
+            c = look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s), i64(n))
         else:  # a rollout seat's own answer is greedy's
-            c = _pol_discard(P, hands, melds, ints, rng, work, opts, policies, _I(s), _I(n))
+            c = pol_discard(P, hands, melds, ints, rng, work, opts, policies, i64(s), i64(n))
             if n > 1 and freezing(ints, policies, s):
-                freeze_discard(ints, _I(s), _I(RO_DISCARD), opts, _I(n), _I(c))
-    _set_count(hands, ints, s, c, hands[s, c] - 1)
+                freeze_discard(ints, i64(s), i64(RO_DISCARD), opts, i64(n), i64(c))
+    set_count(hands, ints, s, c, hands[s, c] - 1)
     marks[MK_CHOU, s, c] = 1  # never 吃/碰 one's own discard (§5.6)
-    ints[I_DISC + s] |= _I(1) << c
-    _say(moves, ints, s, A_DISCARD, 0, c, 1)
+    ints[I_DISC + s] |= i64(1) << c
+    say(moves, ints, s, A_DISCARD, 0, c, 1)
     return c
 
 
 @njit(cache=True, _nrt=False)
 def _make_four(P, hands, melds, ints, moves, s, c, kind):
     """``Game.make_four``: 提 or 跑 from a 坎 in hand or onto the seat's 偎/臭偎/碰 of ``c``."""
-    i = _meld_of(melds, ints, s, c, True, True)
+    i = meld_of(melds, ints, s, c, True, True)
     if i >= 0:
-        _del_meld(melds, ints, s, i)
+        del_meld(melds, ints, s, i)
     else:
-        _set_count(hands, ints, s, c, 0)
-    _add_same(P, melds, ints, s, kind, c, 4)
-    _say(moves, ints, s, A_TI if kind == MELD_TI else A_PAO, 0, c, 4)
+        set_count(hands, ints, s, c, 0)
+    add_same(P, melds, ints, s, kind, c, 4)
+    say(moves, ints, s, A_TI if kind == MELD_TI else A_PAO, 0, c, 4)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _take_pao(P, hands, melds, ints, moves, s, c, drawn):
     """``Game.take_pao``: the forced 跑."""
-    if (hands[s, c] == 3 or _meld_of(melds, ints, s, c, False, True) >= 0
-            or (drawn == 1 and _meld_of(melds, ints, s, c, True, False) >= 0)):
-        _make_four(P, hands, melds, ints, moves, _I(s), _I(c), _I(MELD_PAO))
+    if (hands[s, c] == 3 or meld_of(melds, ints, s, c, False, True) >= 0
+            or (drawn == 1 and meld_of(melds, ints, s, c, True, False) >= 0)):
+        _make_four(P, hands, melds, ints, moves, i64(s), i64(c), i64(MELD_PAO))
         return True
     return False
 
@@ -168,14 +168,14 @@ def _note_pass(ints, s, was_peng):
 def _keeps_discard(ints, s, c):
     """Seat ``s`` holds a free card (held once or twice) of a kind other than ``c``."""
     pk = ints[I_PK + s]
-    return ((pk | (pk >> 1)) & LOW & ~(_I(1) << (W * c))) != 0
+    return ((pk | (pk >> 1)) & LOW & ~(i64(1) << (W * c))) != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _chi_leaves_discard(P, ints, cs, s, c, i):
     """``play.chi.leaves_discard`` for 吃 option ``cs[i]`` of card ``c``: some free card (held
     once or twice) stays, on the packed hand."""
-    full = _chi_left(P, ints[I_FULL + s], cs, c, i)[0]
+    full = chi_left(P, ints[I_FULL + s], cs, c, i)[0]
     b0 = full & LOW
     b1 = (full >> 1) & LOW
     b2 = (full >> 2) & LOW
@@ -187,27 +187,27 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
                 first, c):
     """``Game.offer_peng`` by the seats after ``first`` in turn order (``others(first)``)."""
     seats = ints[I_SEATS]
-    taker = _I(NONE)
+    taker = i64(NONE)
     for i in range(1, seats):
-        s = _seat(first + i, seats)
+        s = seat(first + i, seats)
         if hands[s, c] != 2 or marks[MK_CHOU, s, c] != 0 or marks[MK_PASSED_PENG, s, c] != 0:
             continue
         if not _keeps_discard(ints, s, c):  # §5.3: a claim must leave a discard
             continue
         if scripted(ints):
-            yes = script_claim(ints, _I(s), _I(RO_PENG), _I(0)) == 1
+            yes = script_claim(ints, i64(s), i64(RO_PENG), i64(0)) == 1
         elif listed(ints, policies, s):
-            yes = next_listed(ints, _I(s)) == 1
+            yes = next_listed(ints, i64(s)) == 1
         elif policies[s] == POL_LOOKAHEAD:
-            yes = _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, _I(s), _I(c))
+            yes = look_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c))
         else:
-            yes = _pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, _I(s), _I(c))
+            yes = pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, i64(s), i64(c))
             if freezing(ints, policies, s):
-                freeze_list(ints, _I(s), _I(RO_PENG), _I(c), _I(1 if yes else 0), _I(0), _I(2))
+                freeze_list(ints, i64(s), i64(RO_PENG), i64(c), i64(1 if yes else 0), i64(0), i64(2))
         if yes:
-            _set_count(hands, ints, s, c, 0)
-            _add_same(P, melds, ints, s, MELD_PENG, c, 3)
-            _say(moves, ints, s, A_PENG, 0, c, 3)
+            set_count(hands, ints, s, c, 0)
+            add_same(P, melds, ints, s, MELD_PENG, c, 3)
+            say(moves, ints, s, A_PENG, 0, c, 3)
             taker = s
             break
         _note_pass(ints, s, 1)
@@ -218,33 +218,33 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
 def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, moves, policies, s,
               c):
     """``Game.offer_chi`` once the card is known not 臭: options, the policy, the 吃."""
-    pk = _seat_pack(ints, s)[3]
+    pk = seat_pack(ints, s)[3]
     m = chi_options(pk, c, cs)
-    n = _I(0)
+    n = i64(0)
     for i in range(m):  # keep the options that leave a discard (§5.3), in order
-        if _chi_leaves_discard(P, ints, cs, _I(s), _I(c), _I(i)):
+        if _chi_leaves_discard(P, ints, cs, i64(s), i64(c), i64(i)):
             for col in range(3):
                 cs[n, col] = cs[i, col]
             n += 1
     if n == 0:
         return False
     if scripted(ints):
-        i = script_claim(ints, _I(s), _I(RO_CHI), _I(-1))
+        i = script_claim(ints, i64(s), i64(RO_CHI), i64(-1))
     elif listed(ints, policies, s):
-        i = next_listed(ints, _I(s))
+        i = next_listed(ints, i64(s))
     elif policies[s] == POL_LOOKAHEAD:
-        i = _look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, _I(s), _I(c), _I(n))
+        i = look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c), i64(n))
     else:
-        i = _pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, _I(s), _I(c),
-                     _I(n))
+        i = pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, i64(s), i64(c),
+                     i64(n))
         if freezing(ints, policies, s):
-            freeze_list(ints, _I(s), _I(RO_CHI), _I(c), _I(i), _I(-1), _I(n + 1))
+            freeze_list(ints, i64(s), i64(RO_CHI), i64(c), i64(i), i64(-1), i64(n + 1))
     if i < 0:
         _note_pass(ints, s, 0)
         return False
-    _take_chi(P, hands, ints, cs, s, c, i)
+    take_chi(P, hands, ints, cs, s, c, i)
     r = ints[I_NMOV]
-    nc = _I(0)
+    nc = i64(0)
     for g in range(3):
         code = cs[i, g]
         if code == NO_GROUP:
@@ -252,7 +252,7 @@ def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, 
         for t in range(3):
             moves[r, M_CARDS + nc] = gcard(code, t)
             nc += 1
-        _add_group(P, melds, ints, s, code)
+        add_group(P, melds, ints, s, code)
     for t in range(nc, MAX_CARDS):
         moves[r, M_CARDS + t] = -1
     moves[r, M_SEAT] = s
@@ -268,10 +268,10 @@ def _offer_chi(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts,
     """``Game.offer_chi``: the optional 吃 (with its 比) of seat ``s``."""
     if marks[MK_CHOU, s, c] != 0:
         return False
-    if not chi_possible(_seat_pack(ints, s)[3], c):
+    if not chi_possible(seat_pack(ints, s)[3], c):
         return False
     return _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, moves,
-                     policies, _I(s), _I(c))
+                     policies, i64(s), i64(c))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -298,7 +298,7 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
     ints[I_NPASS] = 0
     taker = _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves,
                         policies, src, c)
-    nxt = _seat(src + 1, ints[I_SEATS])
+    nxt = seat(src + 1, ints[I_SEATS])
     for s in (src, nxt):
         if s == src and src_may_chi == 0:
             continue
@@ -312,58 +312,58 @@ def _peng_chi_or_pass(P, S, moves, policies, src, c, src_may_chi):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _on_discard(P, S, deck, moves, out, policies, d, c):
+def on_discard(P, S, deck, moves, out, policies, d, c):
     """``Game.on_discard``: WIN, the seat that took ``c``, or NONE."""
     hands, marks, melds, ints, rng, work, tmp, cs, opts, fl, memo = S
     seats = ints[I_SEATS]
     if P[p.DISCARD_WIN] == 1:
         for i in range(1, seats):
-            s = _seat(d + i, seats)
-            hx = _can_win(P, hands, marks, melds, ints, work, _I(s), _I(c), _I(0), _I(0))
+            s = seat(d + i, seats)
+            hx = can_win(P, hands, marks, melds, ints, work, i64(s), i64(c), i64(0), i64(0))
             if hx >= 0:
                 fl = F_DIHU if (P[p.DIHU_LIANGZHANG] == 0 and ints[I_FIRST] == 1 and d == 0
                                 and s != 0) else 0
-                _win(P, S, deck, moves, out, _I(s), _I(HOW_FANGPAO), _I(c), _I(hx), _I(d),
-                     _I(fl), _I(0))
+                take_win(P, S, deck, moves, out, i64(s), i64(HOW_FANGPAO), i64(c), i64(hx), i64(d),
+                     i64(fl), i64(0))
                 return WIN
     for i in range(1, seats):
-        s = _seat(d + i, seats)
+        s = seat(d + i, seats)
         if _take_pao(P, hands, melds, ints, moves, s, c, 0):
             return s
-    return _peng_chi_or_pass(P, S, moves, policies, d, c, _I(0))
+    return _peng_chi_or_pass(P, S, moves, policies, d, c, i64(0))
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _on_draw(P, S, deck, moves, out, policies, t, c, last):
+def on_draw(P, S, deck, moves, out, policies, t, c, last):
     """``Game.on_draw``: WIN, the seat that took ``c``, or NONE."""
     hands, marks, melds, ints, rng, work, tmp, cs, opts, fl, memo = S
     seats = ints[I_SEATS]
-    if hands[t, c] == 3 or _meld_of(melds, ints, t, c, False, True) >= 0 or hands[t, c] == 2:
-        hx = _can_win(P, hands, marks, melds, ints, work, _I(t), _I(c), _I(1), _I(1))
+    if hands[t, c] == 3 or meld_of(melds, ints, t, c, False, True) >= 0 or hands[t, c] == 2:
+        hx = can_win(P, hands, marks, melds, ints, work, i64(t), i64(c), i64(1), i64(1))
         if hx >= 0:
             fl = F_OWN | F_DRAWN | (F_HAIDI if last else 0)
-            _win(P, S, deck, moves, out, _I(t), _I(HOW_ZIMO), _I(c), _I(hx), _I(-1), _I(fl),
-                 _I(0))
+            take_win(P, S, deck, moves, out, i64(t), i64(HOW_ZIMO), i64(c), i64(hx), i64(-1), i64(fl),
+                 i64(0))
             return WIN
         if hands[t, c] == 2:
             kind = MELD_CHOUWEI if marks[MK_PASSED_PENG, t, c] != 0 else MELD_WEI
-            _set_count(hands, ints, t, c, 0)
-            _add_same(P, melds, ints, t, kind, c, 3)
-            _say(moves, ints, t, A_CHOUWEI if kind == MELD_CHOUWEI else A_WEI, 0, c, 3)
+            set_count(hands, ints, t, c, 0)
+            add_same(P, melds, ints, t, kind, c, 3)
+            say(moves, ints, t, A_CHOUWEI if kind == MELD_CHOUWEI else A_WEI, 0, c, 3)
         else:
-            _make_four(P, hands, melds, ints, moves, _I(t), _I(c), _I(MELD_TI))
+            _make_four(P, hands, melds, ints, moves, i64(t), i64(c), i64(MELD_TI))
         return t
     for i in range(seats):
-        s = _seat(t + i, seats)
+        s = seat(t + i, seats)
         own = 1 if s == t else 0
-        hx = _can_win(P, hands, marks, melds, ints, work, _I(s), _I(c), _I(own), _I(1))
+        hx = can_win(P, hands, marks, melds, ints, work, i64(s), i64(c), i64(own), i64(1))
         if hx >= 0:
             fl = F_DRAWN | (F_HAIDI if last else 0) | (F_OWN if s == t else 0)
             how = HOW_ZIMO if s == t else HOW_DRAWN
-            _win(P, S, deck, moves, out, _I(s), _I(how), _I(c), _I(hx), _I(-1), _I(fl), _I(0))
+            take_win(P, S, deck, moves, out, i64(s), i64(how), i64(c), i64(hx), i64(-1), i64(fl), i64(0))
             return WIN
     for i in range(1, seats + 1):
-        s = _seat(t + i, seats)  # others(t), then t
+        s = seat(t + i, seats)  # others(t), then t
         if _take_pao(P, hands, melds, ints, moves, s, c, 1):
             return s
-    return _peng_chi_or_pass(P, S, moves, policies, t, c, _I(1))
+    return _peng_chi_or_pass(P, S, moves, policies, t, c, i64(1))

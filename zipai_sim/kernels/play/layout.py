@@ -10,7 +10,7 @@ from zipai_sim.kernels.chi import CHI_COLS, MAX_CHI
 from zipai_sim.kernels.hand import WORK
 
 POLICY_SALT = 0x5A49504149  # the same salt as play.engine.POLICY_SALT
-_SALT = np.uint64(POLICY_SALT)
+SALT = np.uint64(POLICY_SALT)
 SEAT_SHIFT = 48  # seat s's policy stream: Stream(key ^ POLICY_SALT ^ (s << 48), j)
 
 MAX_SEATS = 4
@@ -111,7 +111,7 @@ I_CHOUWIN = 6  # variant.win.choupai_win
 I_NPASS = 8  # passed claims noted for the card in hand
 I_NMELD = 9  # 9..12 number of table groups per seat
 I_PASS = 13  # 13..28 (seat, was_peng) pairs of the passed claims
-# running totals per seat (4 slots each), kept by state._set_count and the table-group helpers
+# running totals per seat (4 slots each), kept by state.set_count and the table-group helpers
 # so that no question about a seat needs a pass over its 20 counts or its table groups
 I_TH = 29  # 29..32 胡息 of the table groups
 I_FO = 33  # four-card table groups (提/跑)
@@ -175,7 +175,7 @@ FL_T0 = 24
 FL_T1 = FL_T0 + 81
 FL_SIZE = FL_T1 + 81
 
-# _win flags
+# take_win flags
 F_TIANHU = 1
 F_DIHU = 2
 F_HAIDI = 4
@@ -183,7 +183,7 @@ F_IN_HAND = 8  # the winning card is already among the winner's cards (a win at 
 F_OWN = 16  # the winner's own card (its 提/偎 scoring)
 F_DRAWN = 32  # a drawn card (a 碰 may become a 跑)
 
-_I = np.int64  # call arguments are cast so that numba compiles one signature per helper
+i64 = np.int64  # call arguments are cast so that numba compiles one signature per helper
 
 WIN = -2  # on_discard / on_draw: the hand was won (``out`` written)
 NONE = -1  # nobody took the card
@@ -211,7 +211,7 @@ def new_scratch():
 
 
 @njit(cache=True)
-def _new_scratch():
+def make_scratch():
     return (
         np.zeros((MAX_SEATS, 20), np.int8),
         np.zeros((3, MAX_SEATS, 20), np.int8),

@@ -2,7 +2,7 @@
 
 It ranks the hands an option leaves by a key compared in order:
 
-1. ``vw``, the wait value: over the winning waits (``policies._cands`` / ``_wait_huxi``), the
+1. ``vw``, the wait value: over the winning waits (``policies.cands`` / ``wait_huxi``), the
    live copies ``L = Σ unseen[k]`` and the value ``A = Σ unseen[k] · (max(胡息 − 起胡, 0) + 3)``
    (a 囤-like step of 3 胡息); ``vw = hit(L) · A / L``, where ``hit(L) = 1 − C(U − L, S) /
    C(U, S)`` is the exact hypergeometric chance that one of the ``L`` live cards lies among the
@@ -10,7 +10,7 @@ It ranks the hands an option leaves by a key compared in order:
 2. ``v1``, the one-step look-ahead, asked only when ``vw`` is 0: for each unseen kind ``j``
    (chance ``unseen[j] / U``) the best ``vw`` after drawing ``j`` and discarding a free card
    (``U − 1`` unseen, ``S − 1`` in the stock, one copy of ``j`` fewer);
-3. ``g``, the greedy score (``policies._score``: win, waits, best 胡息), for ties.
+3. ``g``, the greedy score (``policies.score``: win, waits, best 胡息), for ties.
 
 Unseen counts come from what the seat sees (``play.observation.observe``): 4 copies a kind
 minus its hand, every seat's face-up table cards (another seat's 偎 is face down), the cards
@@ -26,7 +26,7 @@ from zipai_sim.kernels.packed import LOW, W, orphans
 from zipai_sim.kernels.ting import ting, ting_after_discard
 from zipai_sim.kernels.ting_masks import ting_after_discards, ting_discards
 from zipai_sim.kernels.play.layout import (
-    _I,
+    i64,
     FL_T0,
     FL_T1,
     FL_WAITS,
@@ -39,18 +39,18 @@ from zipai_sim.kernels.play.layout import (
     STEP_MEMO,
 )
 from zipai_sim.kernels.play.policies import (
-    _cands,
-    _dead,
-    _kind,
-    _minus,
-    _need,
-    _reach,
-    _score,
-    _wait_huxi,
-    _words,
+    cands,
+    dead,
+    kind_of_bit,
+    minus,
+    pair_owed,
+    reach,
+    score,
+    wait_huxi,
+    words,
 )
-from zipai_sim.kernels.play.state import _chi_left, _fours, _pts, _table_huxi
-from zipai_sim.kernels.play.unseen import U_ROW, _tables, _unseen
+from zipai_sim.kernels.play.state import chi_left, seat_fours, meld_points, table_huxi
+from zipai_sim.kernels.play.unseen import U_ROW, tables, unseen
 
 
 @njit(cache=True, _nrt=False)
@@ -73,7 +73,7 @@ def memo_for(P, memo):
 @njit(cache=True, _nrt=False, inline="always")
 def _slot(full, aux):
     """The memo row of a hand (a multiplicative hash of its key)."""
-    return ((full * _I(-7046029254386353131)) ^ aux) >> 40 & (MEMO - 1)
+    return ((full * i64(-7046029254386353131)) ^ aux) >> 40 & (MEMO - 1)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -91,8 +91,8 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinge
     aux = (locked << 8) | fours
     r = _slot(full, aux)
     th = P[p.THRESHOLD]
-    live = _I(0)
-    acc = _I(0)
+    live = i64(0)
+    acc = i64(0)
     if memo[r, 0] == full and memo[r, 1] == aux:
         mask = memo[r, 2]
         pack = memo[r, 3]
@@ -100,26 +100,26 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinge
         while mask != 0:
             b = mask & -mask
             mask ^= b
-            k = _kind(b)
+            k = kind_of_bit(b)
             hx = pack & 511
             pack >>= 9
-            u = _I(U[k]) - (1 if k == drawn else 0)
+            u = i64(U[k]) - (1 if k == drawn else 0)
             if u > 0:
                 live += u
                 acc += u * (max(hx - th, 0) + 3)
     else:
-        cand, need0 = _cands(pk, nf, k3, h4, fours)
+        cand, need0 = cands(pk, nf, k3, h4, fours)
         if cand != 0 and tinged == 0 and not ting(pk, k3, need0):
-            cand = _I(0)  # no wait at all
-        mask = _I(0)
-        pack = _I(0)
-        n = _I(0)
+            cand = i64(0)  # no wait at all
+        mask = i64(0)
+        pack = i64(0)
+        n = i64(0)
         keep = True
         waits = False
         while cand != 0:
             b = cand & -cand
             cand ^= b
-            hx = _wait_huxi(P, b, pk, nf, k3, locked, need0)
+            hx = wait_huxi(P, b, pk, nf, k3, locked, need0)
             if hx < 0 or not (hx >= th or (P[p.PIAOHU] == 1 and hx == 0)):
                 continue
             waits = True
@@ -129,8 +129,8 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinge
                 n += 1
             else:
                 keep = False
-            k = _kind(b)
-            u = _I(U[k]) - (1 if k == drawn else 0)
+            k = kind_of_bit(b)
+            u = i64(U[k]) - (1 if k == drawn else 0)
             if u > 0:
                 live += u
                 acc += u * (max(hx - th, 0) + 3)
@@ -147,9 +147,9 @@ def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinge
 
 @njit(cache=True, _nrt=False, inline="always")
 def _plus(P, k, pk, nf, k3, h4, locked, fours):
-    """The packed words (``policies._words``) after one card of kind ``k`` joins the hand: a
+    """The packed words (``policies.words``) after one card of kind ``k`` joins the hand: a
     free card, a pair made 坎, a 坎 made 提 in hand."""
-    b = _I(1) << (W * k)
+    b = i64(1) << (W * k)
     if k3 & b:
         return (pk, nf, k3 ^ b, h4 | b,
                 locked - group_points(P, p.KAN_SMALL, k) + group_points(P, p.TI_SMALL, k),
@@ -163,7 +163,7 @@ def _plus(P, k, pk, nf, k3, h4, locked, fours):
 @njit(cache=True, _nrt=False, inline="always")
 def _step_slot(full, aux):
     """The ``v1`` memo row of a hand at rest (another hash than ``_slot``'s)."""
-    return MEMO + (((full ^ (aux << 23)) * _I(-4658895280553007687)) >> 48 & (STEP_MEMO - 1))
+    return MEMO + (((full ^ (aux << 23)) * i64(-4658895280553007687)) >> 48 & (STEP_MEMO - 1))
 
 
 @njit(cache=True, _nrt=False)
@@ -177,13 +177,13 @@ def _step_value(P, memo, full, th, fo, U, utot, fl, draws):
     can leave a wait (``ting.ting_after_discard``) is not explored: ``draws`` (bit ``j``: kind
     ``j``) holds the draws that may leave one when the caller knows them
     (``ting_masks.ting_after_discards``), else -1 (every draw, each asked)."""
-    w0, w1, w2, w3, w4, w5 = _words(P, full, th, fo)
-    aux = (th << 8) | fo | (_I(1) << 62)
+    w0, w1, w2, w3, w4, w5 = words(P, full, th, fo)
+    aux = (th << 8) | fo | (i64(1) << 62)
     r = _step_slot(full, aux)
-    want = _I(0)
+    want = i64(0)
     for j in range(20):
         if U[j] > 0:
-            want |= _I(1) << j
+            want |= i64(1) << j
     tot = 0.0
     if memo[r, 0] == full and memo[r, 1] == aux and want & ~(memo[r, 3] >> 8) == 0:
         pairs = memo[r, 2]
@@ -193,43 +193,43 @@ def _step_value(P, memo, full, th, fo, U, utot, fl, draws):
             pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
             best = 0.0
             while left > 0 and pairs & 31 == j:
-                v = _wait_value(P, memo, pk - (_I(1) << (W * ((pairs >> 5) & 31))), nf - 1, k3,
-                                h4, locked, fours, U, j, fl, _I(FL_T1), _I(0))
+                v = _wait_value(P, memo, pk - (i64(1) << (W * ((pairs >> 5) & 31))), nf - 1, k3,
+                                h4, locked, fours, U, j, fl, i64(FL_T1), i64(0))
                 if v > best:
                     best = v
                 pairs >>= 10
                 left -= 1
-            u = _I(U[j])
+            u = i64(U[j])
             if u > 0:
                 tot += u * best
         return tot / utot if utot > 0 else 0.0
-    pairs = _I(0)
-    n = _I(0)
+    pairs = i64(0)
+    n = i64(0)
     keep = True
     for j in range(20):
-        u = _I(U[j])
+        u = i64(U[j])
         if u <= 0 or (draws >> j) & 1 == 0:
             continue  # no discard leaves a wait: the term is u · 0.0
         pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
-        if draws == -1 and not ting_after_discard(pk, k3, _need(fours)):
+        if draws == -1 and not ting_after_discard(pk, k3, pair_owed(fours)):
             continue
         # the discards after which ting says True: the others leave no wait (value 0.0)
-        opt = ting_discards(pk, k3, _need(fours))
+        opt = ting_discards(pk, k3, pair_owed(fours))
         if opt == 0:
             continue
-        o1 = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, _I(1))
-        reach_all = _reach(o1)
+        o1 = orphans((pk | (pk >> 1)) & LOW, (pk >> 1) & LOW, i64(1))
+        reach_all = reach(o1)
         best = 0.0
         while opt != 0:
             b = opt & -opt
             opt ^= b
-            if _dead(o1, reach_all, b):
+            if dead(o1, reach_all, b):
                 continue
-            v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, _I(j), fl,
-                            _I(FL_T1), _I(1))
+            v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, i64(j), fl,
+                            i64(FL_T1), i64(1))
             if fl[FL_WAITS] != 0.0:
                 if n < 6:
-                    pairs |= (j | (_kind(b) << 5)) << (10 * n)
+                    pairs |= (j | (kind_of_bit(b) << 5)) << (10 * n)
                     n += 1
                 else:
                     keep = False
@@ -252,19 +252,19 @@ def _draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U):
     ``ting_masks.ting_after_discards`` of the hand plus ``j`` per draw, not one filter per
     (option, draw). ``d`` is free in the hand plus ``j`` unless ``j`` is its kind: that draw
     gives back the whole hand, so the caller adds it when ``ting_after_discard`` of the whole
-    hand says True. ``pk``..``fours``: the whole hand's packed words (``policies._words``)."""
+    hand says True. ``pk``..``fours``: the whole hand's packed words (``policies.words``)."""
     for i in range(20):
         memo[MEMO_JM + i // MEMO_COLS, i % MEMO_COLS] = 0
     for j in range(20):
         if U[j] <= 0:
             continue
         a1, a2, a3, a4, a5, a6 = _plus(P, j, pk, nf, k3, h4, locked, fours)
-        m = ting_after_discards(a1, a3, _need(a6))
+        m = ting_after_discards(a1, a3, pair_owed(a6))
         while m != 0:
             b = m & -m
             m ^= b
-            d = _kind(b)
-            memo[MEMO_JM + d // MEMO_COLS, d % MEMO_COLS] |= _I(1) << j
+            d = kind_of_bit(b)
+            memo[MEMO_JM + d // MEMO_COLS, d % MEMO_COLS] |= i64(1) << j
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -277,25 +277,25 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
     """The best option's key ``(vw, v1, g)`` and kind among the kinds of ``optmask`` (a spaced
     mask, tried in increasing kind; the first best wins) for the packed whole hand ``full``;
     ``(0.0, 0.0, 0, -1)`` without an option. ``fl: float64[≥ 20]`` scratch."""
-    pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
+    pk, nf, k3, h4, locked, fours = words(P, full, th, fo)
     m1 = (pk | (pk >> 1)) & LOW
-    o1 = orphans(m1, (pk >> 1) & LOW, _I(1))
-    reach_all = _reach(o1)
+    o1 = orphans(m1, (pk >> 1) & LOW, i64(1))
+    reach_all = reach(o1)
     # the free discards that may leave a wait (ting says True); the others score vw = 0.0 and
     # g = 0 unasked
-    tm = ting_discards(pk, k3, _need(fours))
+    tm = ting_discards(pk, k3, pair_owed(fours))
     none = tm == 0
     top = 0.0
     x = optmask
     while x != 0:
         b = x & -x
         x ^= b
-        k = _kind(b)
+        k = kind_of_bit(b)
         v = 0.0
-        if not (m1 & b and (tm & b == 0 or _dead(o1, reach_all, b))):
-            a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
-            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, _I(-1), fl, _I(FL_T0),
-                            _I(1) if m1 & b else _I(0))
+        if not (m1 & b and (tm & b == 0 or dead(o1, reach_all, b))):
+            a1, a2, a3, a4, a5, a6 = minus(P, k, pk, nf, k3, h4, locked, fours)
+            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, i64(-1), fl, i64(FL_T0),
+                            i64(1) if m1 & b else i64(0))
         fl[k] = v
         if v > top:
             top = v
@@ -304,48 +304,48 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
         # a discard then a draw of its kind leaves the hand as it is
         same = not none
     tv1 = 0.0
-    tg = _I(-1)
-    pick = _I(-1)
+    tg = i64(-1)
+    pick = i64(-1)
     x = optmask
     while x != 0:
         b = x & -x
         x ^= b
-        k = _kind(b)
+        k = kind_of_bit(b)
         if fl[k] != top:
             continue
         v1 = 0.0
         if top == 0.0:
             # the draws that may leave a wait after this discard (every draw where the
             # discard breaks a 坎 or 提)
-            draws = _I(-1)
+            draws = i64(-1)
             if m1 & b:
                 draws = memo[MEMO_JM + k // MEMO_COLS, k % MEMO_COLS]
                 if same:
-                    draws |= _I(1) << k
+                    draws |= i64(1) << k
             v1 = _step_value(P, memo, full - b, th, fo, U, utot, fl, draws)
             if v1 < tv1:
                 continue
-        if m1 & b and (tm & b == 0 or _dead(o1, reach_all, b)):
-            g = _I(0)  # what _score answers for a hand without a wait
+        if m1 & b and (tm & b == 0 or dead(o1, reach_all, b)):
+            g = i64(0)  # what score answers for a hand without a wait
         else:
-            a1, a2, a3, a4, a5, a6 = _minus(P, k, pk, nf, k3, h4, locked, fours)
-            g = _score(P, a1, a2, a3, a4, a5, a6, tg if v1 == tv1 else _I(-1))
+            a1, a2, a3, a4, a5, a6 = minus(P, k, pk, nf, k3, h4, locked, fours)
+            g = score(P, a1, a2, a3, a4, a5, a6, tg if v1 == tv1 else i64(-1))
         if pick < 0 or v1 > tv1 or g > tg:
             tv1 = v1
             tg = g
             pick = k
     if pick < 0:
-        return 0.0, 0.0, _I(0), _I(-1)
+        return 0.0, 0.0, i64(0), i64(-1)
     return top, tv1, tg, pick
 
 
 @njit(cache=True, _nrt=False)
 def _rest_key(P, memo, full, th, fo, U, utot, fl):
     """The key ``(vw, v1, g)`` of the packed whole hand ``full`` as it is (passing a claim)."""
-    pk, nf, k3, h4, locked, fours = _words(P, full, th, fo)
-    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, _I(-1), fl, _I(FL_T0), _I(0))
-    v1 = _step_value(P, memo, full, th, fo, U, utot, fl, _I(-1)) if vw == 0.0 else 0.0
-    return vw, v1, _score(P, pk, nf, k3, h4, locked, fours, _I(-1))
+    pk, nf, k3, h4, locked, fours = words(P, full, th, fo)
+    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, i64(-1), fl, i64(FL_T0), i64(0))
+    v1 = _step_value(P, memo, full, th, fo, U, utot, fl, i64(-1)) if vw == 0.0 else 0.0
+    return vw, v1, score(P, pk, nf, k3, h4, locked, fours, i64(-1))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -358,16 +358,16 @@ def _free(full):
 
 
 @njit(cache=True, _nrt=False)
-def _look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
+def look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
     """``LookaheadPolicy.discard`` among ``opts[:nopt]`` (kinds in increasing order)."""
     U = tmp[U_ROW]
-    utot, stock = _unseen(hands, marks, melds, ints, s, _I(-1), U)
-    _tables(fl, utot, stock)
-    mask = _I(0)
+    utot, stock = unseen(hands, marks, melds, ints, s, i64(-1), U)
+    tables(fl, utot, stock)
+    mask = i64(0)
     for i in range(nopt):
-        mask |= _I(1) << (W * opts[i])
-    th = _table_huxi(melds, ints, s)
-    return _best_key(P, memo, ints[I_FULL + s], th, _fours(melds, ints, s), mask, U, utot,
+        mask |= i64(1) << (W * opts[i])
+    th = table_huxi(melds, ints, s)
+    return _best_key(P, memo, ints[I_FULL + s], th, seat_fours(melds, ints, s), mask, U, utot,
                      fl)[3]
 
 
@@ -376,32 +376,32 @@ def _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
     """What a 碰/吃 decision on card ``c`` starts from: (unseen counts, cards unseen, table 胡息,
     fours, packed hand, and the key of passing)."""
     U = tmp[U_ROW]
-    utot, stock = _unseen(hands, marks, melds, ints, s, c, U)
-    _tables(fl, utot, stock)
-    th = _table_huxi(melds, ints, s)
-    fo = _fours(melds, ints, s)
+    utot, stock = unseen(hands, marks, melds, ints, s, c, U)
+    tables(fl, utot, stock)
+    th = table_huxi(melds, ints, s)
+    fo = seat_fours(melds, ints, s)
     full = ints[I_FULL + s]
     return U, utot, th, fo, full, _rest_key(P, memo, full, th, fo, U, utot, fl)
 
 
 @njit(cache=True, _nrt=False)
-def _look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
+def look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
     """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key."""
     U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
-    left = full - 2 * (_I(1) << (W * c))
-    vw, v1, g, _k = _best_key(P, memo, left, th + _pts(P, MELD_PENG, c), fo, _free(left), U, utot,
+    left = full - 2 * (i64(1) << (W * c))
+    vw, v1, g, _k = _best_key(P, memo, left, th + meld_points(P, MELD_PENG, c), fo, _free(left), U, utot,
                               fl)
     return _above(vw, v1, g, now[0], now[1], now[2])
 
 
 @njit(cache=True, _nrt=False)
-def _look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
+def look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
     """``LookaheadPolicy.chi`` over the options ``cs[:nopt]``: index or -1."""
     U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
     bvw, bv1, bg = now
-    pick = _I(-1)
+    pick = i64(-1)
     for i in range(nopt):
-        left, gain = _chi_left(P, full, cs, c, i)
+        left, gain = chi_left(P, full, cs, c, i)
         vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, fl)
         if _above(vw, v1, g, bvw, bv1, bg):
             bvw, bv1, bg = vw, v1, g

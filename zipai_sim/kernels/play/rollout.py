@@ -26,7 +26,7 @@ from zipai_sim.kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from zipai_sim.kernels.packed import W
 from zipai_sim.kernels.rng import bounded, deal_state
 from zipai_sim.kernels.play.layout import (
-    _I,
+    i64,
     FZ_CARD,
     FZ_COLS,
     FZ_KIND,
@@ -67,15 +67,15 @@ from zipai_sim.kernels.play.layout import (
     N_INTS,
     POL_GREEDY,
     RO_DISCARD,
-    _new_scratch,
+    make_scratch,
 )
-from zipai_sim.kernels.play.state import _pts, _set_count
-from zipai_sim.kernels.play.turn import _play, copy_state, play_from, reset_out
+from zipai_sim.kernels.play.state import meld_points, set_count
+from zipai_sim.kernels.play.turn import play_turns, copy_state, play_from, reset_out
 
 ROLLOUT_SALT = 0x524F4C4C4F5554  # "ROLLOUT"
 MAX_K = 4096  # worlds per question at most (world k's stream index is j · MAX_K + k)
 WORLD_TRIES = 16
-_SALT = np.uint64(ROLLOUT_SALT)
+SALT = np.uint64(ROLLOUT_SALT)
 _C3 = (0, 0, 0, 1, 4)  # C(n, 3): the ways a 偎 takes three of n unseen copies
 
 
@@ -111,7 +111,7 @@ def replay_moves(deck, key, j, P, choupai_win, policies, answers, n_answers, mov
     ints[I_RO_N] = n_answers
     for q in range(n_answers):
         ints[I_RO_D + q] = answers[q]
-    return _play(deck, P, choupai_win, policies, key, j, moves, out, S,
+    return play_turns(deck, P, choupai_win, policies, key, j, moves, out, S,
                  (S[0], S[1], S[2], S[3], S[4]))
 
 
@@ -136,7 +136,7 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
     n = keys.shape[0]
     sh, sm, sd, si, sr = snaps
     for b in prange(blocks):
-        S = _new_scratch()
+        S = make_scratch()
         snap = _snap_arrays()
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         ints = S[3]
@@ -145,7 +145,7 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
             ints[I_RO_N] = n_answers[i]
             for q in range(n_answers[i]):
                 ints[I_RO_D + q] = answers[i, q]
-            _play(decks[i], P, choupai_win, policies, keys[i], js[i], moves, out[i], S, snap)
+            play_turns(decks[i], P, choupai_win, policies, keys[i], js[i], moves, out[i], S, snap)
             frozen[i] = ints[I_RO_FROZEN]
             if frozen[i] == 1:
                 sh[i] = snap[0]
@@ -169,7 +169,7 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
     kind = fz[FZ_KIND]
     rest0 = ints[I_STEP_REST]
     s0 = ints[I_STEP_SEAT]
-    c0 = fz[FZ_CARD] if (rest0 == 1 and kind != RO_DISCARD) else _I(-1)  # the shown discard
+    c0 = fz[FZ_CARD] if (rest0 == 1 and kind != RO_DISCARD) else i64(-1)  # the shown discard
     start = ints[I_POS] + (0 if rest0 == 1 else 1)  # a drawn card on offer stays where it is
     for q in range(20):
         pool[q] = 0
@@ -185,36 +185,36 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
                 pool[melds[s, m, MD_CARDS]] += 3
     for q in range(start, DECK):
         pool[deck[q]] += 1
-    st = deal_state(key ^ _SALT ^ (np.uint64(r) << np.uint64(48))
+    st = deal_state(key ^ SALT ^ (np.uint64(r) << np.uint64(48))
                     ^ (np.uint64(fz[FZ_NR]) << np.uint64(24)), j * MAX_K + k)
     sp = NO_SPARE
-    hv = _I(0)
+    hv = i64(0)
     for s in range(seats):  # each hidden 偎: a kind with weight C(n, 3)
         if s == r:
             continue
         for m in range(ints[I_NMELD + s]):
             if melds[s, m, MD_KIND] != MELD_WEI:
                 continue
-            tot = _I(0)
+            tot = i64(0)
             for q in range(20):
                 tot += _C3[pool[q]]
             st, sp, hv, x = bounded(st, sp, hv, tot)
-            q = _I(0)
+            q = i64(0)
             while x >= _C3[pool[q]]:
                 x -= _C3[pool[q]]
                 q += 1
             pool[q] -= 3
-            hx = _pts(P, MELD_WEI, q)
+            hx = meld_points(P, MELD_WEI, q)
             ints[I_TH + s] += hx - melds[s, m, MD_HUXI]
             melds[s, m, MD_HUXI] = hx
             for t in range(3):
                 melds[s, m, MD_CARDS + t] = q
-        triple = _I(0)  # the kinds of its three-card groups, from scratch: a new 偎 kind may be
+        triple = i64(0)  # the kinds of its three-card groups, from scratch: a new 偎 kind may be
         for m in range(ints[I_NMELD + s]):  # another 偎's old one
             if melds[s, m, MD_KIND] != MELD_CHI and melds[s, m, MD_LEN] == 3:
-                triple |= _I(1) << (W * melds[s, m, MD_CARDS])
+                triple |= i64(1) << (W * melds[s, m, MD_CARDS])
         ints[I_TRIPLE + s] = triple
-    n = _I(0)
+    n = i64(0)
     for q in range(20):
         for _t in range(pool[q]):
             cards[n] = q
@@ -227,19 +227,19 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
             cards[x] = t
         if _no_four(ints, cards, pool, r, s0, c0, seats):
             break
-    pos = _I(0)
+    pos = i64(0)
     for s in range(seats):
         if s == r:
             continue
         size = ints[I_HELD + s] - (1 if (s == s0 and c0 >= 0) else 0)
         for q in range(20):
-            _set_count(hands, ints, s, q, 0)
+            set_count(hands, ints, s, q, 0)
         for _t in range(size):
             q = cards[pos]
-            _set_count(hands, ints, s, q, hands[s, q] + 1)
+            set_count(hands, ints, s, q, hands[s, q] + 1)
             pos += 1
         if s == s0 and c0 >= 0:
-            _set_count(hands, ints, s, c0, hands[s, c0] + 1)
+            set_count(hands, ints, s, c0, hands[s, c0] + 1)
         for q in range(20):  # only what was shown: its own discards stay 臭 to it
             marks[MK_CHOU, s, q] = (ints[I_DISC + s] >> q) & 1
             marks[MK_PASSED_PENG, s, q] = 0
@@ -258,7 +258,7 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
 @njit(cache=True, _nrt=False)
 def _no_four(ints, cards, cnt, r, s0, c0, seats):
     """No other seat's world hand holds four of a kind (``cnt``: scratch int64[20])."""
-    pos = _I(0)
+    pos = i64(0)
     for s in range(seats):
         if s == r:
             continue
@@ -283,7 +283,7 @@ def playout_batch(task_hand, task_val, task_k, decks, keys, js, P, fz, snaps, ou
     n = task_hand.shape[0]
     sh, sm, sd, si, sr = snaps
     for b in prange(blocks):
-        S = _new_scratch()
+        S = make_scratch()
         snap = _snap_arrays()
         deck = np.empty(DECK, np.int8)
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
@@ -297,7 +297,7 @@ def playout_batch(task_hand, task_val, task_k, decks, keys, js, P, fz, snaps, ou
             rest0, s0 = build_world(P, S, (sh[i], sm[i], sd[i], si[i], sr[i]), fz[i], deck,
                                     keys[i], js[i], task_k[t], task_val[t], pool, cards)
             reset_out(out[t])
-            play_from(P, S, deck, moves, out[t], greedy, _I(rest0), _I(s0), snap)
+            play_from(P, S, deck, moves, out[t], greedy, i64(rest0), i64(s0), snap)
 
 
 #: the kernels a run with a rollout seat compiles (``runs.compile_note`` checks them)

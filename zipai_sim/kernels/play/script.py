@@ -19,7 +19,7 @@ Questions with one possible answer (a single discard option) are never rollout q
 from numba import njit
 
 from zipai_sim.kernels.play.layout import (
-    _I,
+    i64,
     FZ_CARD,
     FZ_KIND,
     FZ_N,
@@ -86,7 +86,7 @@ def freeze_list(ints, s, kind, card, default, first, n):
     if not _freeze_head(ints, s, kind, card):
         return
     ints[I_FZ + FZ_OPTS] = default
-    m = _I(1)
+    m = i64(1)
     for v in range(first, first + n):
         if v != default and m < MAX_CANDS:
             ints[I_FZ + FZ_OPTS + m] = v
@@ -97,10 +97,10 @@ def freeze_list(ints, s, kind, card, default, first, n):
 @njit(cache=True, _nrt=False)
 def freeze_discard(ints, s, kind, opts, n, default):
     """Freeze a discard question over the kinds ``opts[:n]``, greedy's ``default`` first."""
-    if not _freeze_head(ints, s, kind, _I(-1)):
+    if not _freeze_head(ints, s, kind, i64(-1)):
         return
     ints[I_FZ + FZ_OPTS] = default
-    m = _I(1)
+    m = i64(1)
     for i in range(n):
         if opts[i] != default:
             ints[I_FZ + FZ_OPTS + m] = opts[i]
@@ -127,7 +127,7 @@ def script_discard(ints, opts, s, n, kind):
         if opts[i] == c0:
             return c0
     ints[I_SC_ON] = 0
-    return _I(-1)
+    return i64(-1)
 
 
 @njit(cache=True, _nrt=False)
@@ -136,4 +136,4 @@ def script_claim(ints, s, kind, passing):
     if s == ints[I_SC_SEAT] and ints[I_SC_KIND] == kind:
         ints[I_SC_ON] = 0
         return ints[I_SC_VAL]
-    return _I(passing)
+    return i64(passing)

@@ -1,5 +1,5 @@
 """The seat state and its small operations: move rows, the policy stream, table groups and their
-胡息, packed hands, and ``eval_hand``'s own first tests run on packed cards (``_may_eval``) so
+胡息, packed hands, and ``eval_hand``'s own first tests run on packed cards (``may_eval``) so
 that most "can this seat win?" questions cost no call (RULES.md §3, §6).
 """
 
@@ -13,7 +13,7 @@ from zipai_sim.kernels.hand import group_points, peng_points
 from zipai_sim.kernels.packed import LOW, W, orphans
 from zipai_sim.kernels.rng import bounded
 from zipai_sim.kernels.play.layout import (
-    _I,
+    i64,
     I_F4,
     I_FO,
     I_FULL,
@@ -47,7 +47,7 @@ from zipai_sim.kernels.play.layout import (
 # --- small helpers ------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def _say(moves, ints, s, a, aux, k, n):
+def say(moves, ints, s, a, aux, k, n):
     """One move row: ``n`` copies of kind ``k``."""
     r = ints[I_NMOV]
     moves[r, M_SEAT] = s
@@ -59,14 +59,14 @@ def _say(moves, ints, s, a, aux, k, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _seat(x, seats):
+def seat(x, seats):
     """``x % seats`` for ``0 ≤ x < 2 · seats`` (a seat plus up to ``seats`` places in turn
     order): a compare, not a division on the turn loop's path."""
     return x - seats if x >= seats else x
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _below(rng, ints, s, m):
+def below(rng, ints, s, m):
     """``Stream.below(m)`` on seat ``s``'s policy stream (each seat its own: what one seat
     draws never moves another's stream)."""
     st, sp, hv, v = bounded(rng[2 * s], rng[2 * s + 1], ints[I_HAVE + s], m)
@@ -77,7 +77,7 @@ def _below(rng, ints, s, m):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _pts(P, kind, k):
+def meld_points(P, kind, k):
     """胡息 of a three/four of a kind (``Game.pts``)."""
     if kind == MELD_PENG:
         return peng_points(P, k)
@@ -107,27 +107,27 @@ def run_pts(P, code):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _table_huxi(melds, ints, s):
+def table_huxi(melds, ints, s):
     return ints[I_TH + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _fours(melds, ints, s):
+def seat_fours(melds, ints, s):
     return ints[I_FO + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _at_rest(hands, melds, ints, s):
+def at_rest(hands, melds, ints, s):
     return ints[I_HELD + s] + ints[I_NTAB + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _set_count(hands, ints, s, k, n):
+def set_count(hands, ints, s, k, n):
     """``hands[s, k] = n``, keeping the seat's packed words and card count."""
-    o = _I(hands[s, k])
-    n = _I(n)
+    o = i64(hands[s, k])
+    n = i64(n)
     hands[s, k] = n
-    b = _I(1) << (W * k)
+    b = i64(1) << (W * k)
     ints[I_FULL + s] += (n - o) * b
     ints[I_HELD + s] += n - o
     if o < 3:
@@ -143,7 +143,7 @@ def _set_count(hands, ints, s, k, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
+def meld_of(melds, ints, s, c, peng_ok, wei_ok):
     """Index of the first 偎/臭偎 (``wei_ok``) or 碰 (``peng_ok``) of kind ``c``, or -1."""
     if (ints[I_TRIPLE + s] >> (W * c)) & 1 == 0:
         return -1
@@ -159,12 +159,12 @@ def _meld_of(melds, ints, s, c, peng_ok, wei_ok):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add_same(P, melds, ints, s, kind, c, n):
+def add_same(P, melds, ints, s, kind, c, n):
     """Append a table group of ``n`` copies of ``c``."""
     i = ints[I_NMELD + s]
     melds[s, i, MD_KIND] = kind
     melds[s, i, MD_LEN] = n
-    hx = _pts(P, kind, c)
+    hx = meld_points(P, kind, c)
     melds[s, i, MD_HUXI] = hx
     for t in range(4):
         melds[s, i, MD_CARDS + t] = c if t < n else -1
@@ -173,12 +173,12 @@ def _add_same(P, melds, ints, s, kind, c, n):
     if n == 4:
         ints[I_FO + s] += 1
     else:
-        ints[I_TRIPLE + s] |= _I(1) << (W * c)
+        ints[I_TRIPLE + s] |= i64(1) << (W * c)
     ints[I_NMELD + s] = i + 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add_group(P, melds, ints, s, code):
+def add_group(P, melds, ints, s, code):
     """Append a 吃/比 group (``MELD_CHI``)."""
     i = ints[I_NMELD + s]
     melds[s, i, MD_KIND] = MELD_CHI
@@ -194,14 +194,14 @@ def _add_group(P, melds, ints, s, code):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _del_meld(melds, ints, s, i):
+def del_meld(melds, ints, s, i):
     n = ints[I_NMELD + s]
     ints[I_TH + s] -= melds[s, i, MD_HUXI]
     ints[I_NTAB + s] -= melds[s, i, MD_LEN]
     if melds[s, i, MD_LEN] == 4:
         ints[I_FO + s] -= 1
     elif melds[s, i, MD_KIND] != MELD_CHI:
-        ints[I_TRIPLE + s] &= ~(_I(1) << (W * melds[s, i, MD_CARDS]))
+        ints[I_TRIPLE + s] &= ~(i64(1) << (W * melds[s, i, MD_CARDS]))
     for r in range(i, n - 1):
         for t in range(MELD_COLS):
             melds[s, r, t] = melds[s, r + 1, t]
@@ -211,13 +211,13 @@ def _del_meld(melds, ints, s, i):
 # --- evaluation ---------------------------------------------------------------------------------
 #
 # eval_hand costs a call and a packing pass; most hands it is asked about fail its first tests
-# (free-card count mod 3, a free card that joins no group). ``_may_eval`` runs exactly those
+# (free-card count mod 3, a free card that joins no group). ``may_eval`` runs exactly those
 # tests of ``hand.solve_free`` on every branch ``eval_hand`` would try, on packed free cards:
 # False means eval_hand returns NO_HAND for sure, True means it must be asked. Results are the
 # same either way; only time changes.
 
 @njit(cache=True, _nrt=False, inline="always")
-def _pre(pk, nf, fours):
+def pre(pk, nf, fours):
     """``solve_free``'s tests before its search: count and orphan cards."""
     need = 1 if fours >= 1 else 0
     rest = nf - 2 * need
@@ -229,40 +229,40 @@ def _pre(pk, nf, fours):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _may_eval(P, pk, nf, fours, inc, own, hinc):
+def may_eval(P, pk, nf, fours, inc, own, hinc):
     """False when ``eval_hand`` on the hand packed as ``(pk, nf, fours)`` (fours: table + hand)
     with incoming ``inc`` (own draw: ``own``; ``hinc`` = hand[inc]) surely gives NO_HAND."""
     if inc < 0:
-        return _pre(pk, nf, fours)
+        return pre(pk, nf, fours)
     b = np.int64(1) << (W * inc)
     if hinc == 3:
-        if _pre(pk, nf, fours + 1):
+        if pre(pk, nf, fours + 1):
             return True
         if own == 0 and P[p.QIANGZHAO] == 1:
-            return _pre(pk + b, nf + 1, fours)
+            return pre(pk + b, nf + 1, fours)
         return False
     if hinc == 2:
-        if _pre(pk - 2 * b, nf - 2, fours):
+        if pre(pk - 2 * b, nf - 2, fours):
             return True
         if own == 0:
-            return _pre(pk + b, nf + 1, fours)
+            return pre(pk + b, nf + 1, fours)
         return False
     if hinc >= 4:
         return False
-    return _pre(pk + b, nf + 1, fours)
+    return pre(pk + b, nf + 1, fours)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _seat_pack(ints, s):
+def seat_pack(ints, s):
     """(packed free cards, their number, 提 in hand, packed whole hand) of seat ``s``."""
     return ints[I_PK + s], ints[I_NF + s], ints[I_F4 + s], ints[I_FULL + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _chi_left(P, full, cs, c, i):
+def chi_left(P, full, cs, c, i):
     """(packed hand left, 胡息 of the groups laid) after 吃 option ``cs[i]`` of card ``c`` on the
     packed hand ``full``: the 吃 group takes ``c`` from outside, its 比 groups all from hand."""
-    gain = _I(0)
+    gain = i64(0)
     for g in range(3):
         code = cs[i, g]
         if code == NO_GROUP:
@@ -273,20 +273,20 @@ def _chi_left(P, full, cs, c, i):
             if k == skip:
                 skip = -1
                 continue
-            full -= _I(1) << (W * k)
+            full -= i64(1) << (W * k)
         gain += run_pts(P, code)
     return full, gain
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _take_chi(P, hands, ints, cs, s, c, i):
+def take_chi(P, hands, ints, cs, s, c, i):
     """Take 吃 option ``cs[i]`` of card ``c`` out of seat ``s``'s hand (counts and packed words,
-    one ``_set_count`` per kind that gives cards); returns the 胡息 of the groups laid."""
+    one ``set_count`` per kind that gives cards); returns the 胡息 of the groups laid."""
     full = ints[I_FULL + s]
-    left, gain = _chi_left(P, full, cs, c, i)
+    left, gain = chi_left(P, full, cs, c, i)
     taken = full - left  # per kind, the cards it gives (never more than it holds: no borrow)
     while taken != 0:
         k = trailing_zeros(taken) // W
-        _set_count(hands, ints, s, k, hands[s, k] - ((taken >> (W * k)) & 7))
-        taken &= ~(_I(7) << (W * k))
+        set_count(hands, ints, s, k, hands[s, k] - ((taken >> (W * k)) & 7))
+        taken &= ~(i64(7) << (W * k))
     return gain

@@ -8,10 +8,10 @@ from numba import njit, prange
 from zipai_sim.game import params as p
 from zipai_sim.kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from zipai_sim.kernels.rng import deal_state
-from zipai_sim.kernels.play.claims import _choose_discard, _lay_opening_ti, _on_discard, _on_draw
+from zipai_sim.kernels.play.claims import choose_discard, lay_opening_ti, on_discard, on_draw
 from zipai_sim.kernels.play.layout import (
-    _I,
-    _SALT,
+    i64,
+    SALT,
     A_DRAW,
     A_EXTRA,
     A_HUANG,
@@ -47,11 +47,11 @@ from zipai_sim.kernels.play.layout import (
     O_WINNER,
     SEAT_SHIFT,
     WIN,
-    _new_scratch,
+    make_scratch,
 )
 from zipai_sim.kernels.play.lookahead import memo_for
-from zipai_sim.kernels.play.state import _at_rest, _fours, _say, _seat, _set_count
-from zipai_sim.kernels.play.winning import _can_win, _deal_wins, _win
+from zipai_sim.kernels.play.state import at_rest, seat_fours, say, seat, set_count
+from zipai_sim.kernels.play.winning import can_win, deal_wins, take_win
 
 
 @njit(cache=True, _nrt=False)
@@ -66,7 +66,7 @@ def play_hand(deck, P, choupai_win, policies, key, j, moves_out, out, S):
     ``int64[MAX_MOVES, MOVE_COLS]``; out: ``int64[N_OUT]``; S: ``new_scratch()``.
     Returns the number of move rows written (also ``out[O_MOVES]``)."""
     S[3][I_MODE] = 0
-    return _play(deck, P, choupai_win, policies, key, j, moves_out, out, S,
+    return play_turns(deck, P, choupai_win, policies, key, j, moves_out, out, S,
                  (S[0], S[1], S[2], S[3], S[4]))
 
 
@@ -105,7 +105,7 @@ def copy_state(h, mk, md, it, rg, h2, mk2, md2, it2, rg2):
 
 
 @njit(cache=True, _nrt=False)
-def _play(deck, P, choupai_win, policies, key, j, moves_out, out, S, snap):
+def play_turns(deck, P, choupai_win, policies, key, j, moves_out, out, S, snap):
     """``play_hand``; in rollout mode 1 (``ints[I_MODE]``) each turn-loop step starts with a
     snapshot into ``snap`` until a question is frozen (``kernels.play.script``)."""
     hands, marks, melds, ints, rng, work, tmp, _cs, opts, fl, memo = S
@@ -123,35 +123,35 @@ def _play(deck, P, choupai_win, policies, key, j, moves_out, out, S, snap):
     for s in range(seats):
         for i in range(s * h, (s + 1) * h):
             k = deck[i]
-            _set_count(hands, ints, s, k, hands[s, k] + 1)
-    _set_count(hands, ints, 0, deck[n], hands[0, deck[n]] + 1)
+            set_count(hands, ints, s, k, hands[s, k] + 1)
+    set_count(hands, ints, 0, deck[n], hands[0, deck[n]] + 1)
     ints[I_POS] = n + 1
     for s in range(seats):  # one policy stream per seat
-        rng[2 * s] = deal_state(key ^ _SALT ^ (np.uint64(s) << np.uint64(SEAT_SHIFT)), j)
+        rng[2 * s] = deal_state(key ^ SALT ^ (np.uint64(s) << np.uint64(SEAT_SHIFT)), j)
         rng[2 * s + 1] = NO_SPARE
         ints[I_HAVE + s] = 0
     reset_out(out)
-    if _deal_wins(P, S, deck, moves_out, out, policies):
+    if deal_wins(P, S, deck, moves_out, out, policies):
         out[O_MOVES] = ints[I_NMOV]
         return ints[I_NMOV]
     for s in range(seats):
-        _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
+        lay_opening_ti(P, hands, melds, ints, moves_out, i64(s))
     if P[p.TWO_TI_EXTRA] == 1:
         for s in range(seats):
-            if _fours(melds, ints, s) == 2 and ints[I_POS] < DECK:
-                k = _I(deck[ints[I_POS]])
+            if seat_fours(melds, ints, s) == 2 and ints[I_POS] < DECK:
+                k = i64(deck[ints[I_POS]])
                 ints[I_POS] += 1
-                _say(moves_out, ints, s, A_EXTRA, 0, k, 1)
-                hx = _can_win(P, hands, marks, melds, ints, work, _I(s), k, _I(1), _I(1))
+                say(moves_out, ints, s, A_EXTRA, 0, k, 1)
+                hx = can_win(P, hands, marks, melds, ints, work, i64(s), k, i64(1), i64(1))
                 if hx >= 0:  # the drawn extra card may win at once: the dealer's 天胡
                     fl = F_OWN | F_DRAWN | (F_TIANHU if s == 0 else 0)
-                    _win(P, S, deck, moves_out, out, _I(s), _I(HOW_ZIMO), k, _I(hx), _I(-1),
-                         _I(fl), _I(0))
+                    take_win(P, S, deck, moves_out, out, i64(s), i64(HOW_ZIMO), k, i64(hx), i64(-1),
+                         i64(fl), i64(0))
                     out[O_MOVES] = ints[I_NMOV]
                     return ints[I_NMOV]
-                _set_count(hands, ints, s, k, hands[s, k] + 1)
-                _lay_opening_ti(P, hands, melds, ints, moves_out, _I(s))
-    return play_from(P, S, deck, moves_out, out, policies, _I(1), _I(0), snap)
+                set_count(hands, ints, s, k, hands[s, k] + 1)
+                lay_opening_ti(P, hands, melds, ints, moves_out, i64(s))
+    return play_from(P, S, deck, moves_out, out, policies, i64(1), i64(0), snap)
 
 
 @njit(cache=True, _nrt=False)
@@ -176,14 +176,14 @@ def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
             ints[I_SC_ON] = 0
         first = False
         if rest:
-            fo = _fours(melds, ints, s)
+            fo = seat_fours(melds, ints, s)
             held = ints[I_HELD + s]
-            c = _I(-1)
-            if held > 0 and _at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
-                c = _choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts,
-                                    moves_out, policies, _I(s))
+            c = i64(-1)
+            if held > 0 and at_rest(hands, melds, ints, s) > h + max(0, fo - 1):
+                c = choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts,
+                                    moves_out, policies, i64(s))
             if c >= 0:
-                res = _on_discard(P, S, deck, moves_out, out, policies, _I(s), _I(c))
+                res = on_discard(P, S, deck, moves_out, out, policies, i64(s), i64(c))
                 ints[I_FIRST] = 0
                 if res == WIN:
                     break
@@ -191,28 +191,28 @@ def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
                     s = res
                 else:
                     rest = False
-                    s = _seat(s + 1, seats)
+                    s = seat(s + 1, seats)
             else:
                 rest = False
-                s = _seat(s + 1, seats)
+                s = seat(s + 1, seats)
         else:
             if ints[I_POS] >= DECK:
-                _say(moves_out, ints, -1, A_HUANG, 0, -1, 0)
+                say(moves_out, ints, -1, A_HUANG, 0, -1, 0)
                 out[O_DRAWS] = ints[I_DRAWS]
                 break
-            c = _I(deck[ints[I_POS]])
+            c = i64(deck[ints[I_POS]])
             ints[I_POS] += 1
             ints[I_DRAWS] += 1
-            _say(moves_out, ints, s, A_DRAW, 0, c, 1)
+            say(moves_out, ints, s, A_DRAW, 0, c, 1)
             last = ints[I_POS] >= DECK
-            res = _on_draw(P, S, deck, moves_out, out, policies, _I(s), _I(c), last)
+            res = on_draw(P, S, deck, moves_out, out, policies, i64(s), i64(c), last)
             if res == WIN:
                 break
             if res >= 0:
                 s = res
                 rest = True
             else:
-                s = _seat(s + 1, seats)
+                s = seat(s + 1, seats)
     out[O_MOVES] = ints[I_NMOV]
     return ints[I_NMOV]
 
@@ -224,7 +224,7 @@ def play_chunks(keys, sizes, P, choupai_win, policies, out):
     ``keys[c] ^ POLICY_SALT ^ (s << 48)``.
     keys: uint64[m]; sizes: int64[m]; out: int64[m, ≥ max(sizes), N_OUT] (row j of chunk c)."""
     for c in prange(keys.shape[0]):
-        S = _new_scratch()
+        S = make_scratch()
         deck = np.empty(DECK, np.int8)
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         for j in range(sizes[c]):

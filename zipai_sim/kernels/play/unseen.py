@@ -8,7 +8,7 @@ from numba import njit
 
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play.layout import (
-    _I,
+    i64,
     FL_T0,
     FL_T1,
     I_HELD,
@@ -26,12 +26,12 @@ U_ROW = 6  # the row of ``tmp`` (int8[8, 20]) holding the seat's unseen counts
 
 
 @njit(cache=True, _nrt=False)
-def _unseen(hands, marks, melds, ints, s, c, U):
+def unseen(hands, marks, melds, ints, s, c, U):
     """Write seat ``s``'s unseen counts into ``U: int8[20]`` (``c``: the card on offer, -1
     while discarding; it is seen when it lies nowhere else); returns (cards unseen, stock)."""
     for k in range(20):
         U[k] = 4 - hands[s, k]
-    placed = _I(0)
+    placed = i64(0)
     for t in range(ints[I_SEATS]):
         placed += ints[I_HELD + t]
         for i in range(ints[I_NMELD + t]):
@@ -45,11 +45,11 @@ def _unseen(hands, marks, melds, ints, s, c, U):
             b = marks[MK_BESIDE, t, k]
             placed += b
             U[k] -= b
-    stock = _I(DECK) - ints[I_POS]
+    stock = i64(DECK) - ints[I_POS]
     placed += stock
     if c >= 0 and placed < DECK:
         U[c] -= 1
-    utot = _I(0)
+    utot = i64(0)
     for k in range(20):
         utot += U[k]
     return utot, stock
@@ -73,8 +73,8 @@ def _miss_table(fl, off, utot, stock):
 
 
 @njit(cache=True, _nrt=False)
-def _tables(fl, utot, stock):
+def tables(fl, utot, stock):
     """Both miss tables of a decision into ``fl: float64[FL_SIZE]``: for ``(utot, stock)`` at
     ``FL_T0`` and, one card on, for ``(utot − 1, stock − 1)`` at ``FL_T1``."""
-    _miss_table(fl, _I(FL_T0), utot, stock)
-    _miss_table(fl, _I(FL_T1), utot - 1, max(stock - 1, 0))
+    _miss_table(fl, i64(FL_T0), utot, stock)
+    _miss_table(fl, i64(FL_T1), utot - 1, max(stock - 1, 0))

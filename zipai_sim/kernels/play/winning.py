@@ -11,7 +11,7 @@ from zipai_sim.kernels.hand import eval_hand, instant_shape, is_win
 from zipai_sim.kernels.opening import fanxing_value
 from zipai_sim.kernels.packed import W
 from zipai_sim.kernels.play.layout import (
-    _I,
+    i64,
     A_HU_DRAWN,
     A_HU_FANGPAO,
     A_HU_ZIMO,
@@ -74,13 +74,13 @@ from zipai_sim.kernels.play.layout import (
     RED_MASK,
 )
 from zipai_sim.kernels.play.state import (
-    _fours,
-    _may_eval,
-    _pre,
-    _pts,
-    _say,
-    _seat_pack,
-    _table_huxi,
+    seat_fours,
+    may_eval,
+    pre,
+    meld_points,
+    say,
+    seat_pack,
+    table_huxi,
 )
 
 
@@ -104,54 +104,54 @@ def _forced_at(P, melds, ints, s, c, own, drawn):
     提/跑, its new kind, whether the card may still go to the hand), or (-1, -1, True). Only a
     跑 may be skipped, and only with 抢招和 (RULES.md §6)."""
     if (ints[I_TRIPLE + s] >> (W * c)) & 1 == 0:
-        return _I(-1), _I(-1), True
+        return i64(-1), i64(-1), True
     for i in range(ints[I_NMELD + s]):
         new = _four_from(melds, s, i, c, own, drawn)
         if new >= 0:
             return i, new, new == MELD_PAO and P[p.QIANGZHAO] == 1
-    return _I(-1), _I(-1), True
+    return i64(-1), i64(-1), True
 
 
 @njit(cache=True, _nrt=False)
 def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     """``Game.win_huxi``: best 胡息 of seat ``s`` winning on ``c`` (-1: cannot)."""
-    th = _table_huxi(melds, ints, s)
-    fo = _fours(melds, ints, s)
-    pk, nf, f4, _ = _seat_pack(ints, s)
-    best = _I(-1)
+    th = table_huxi(melds, ints, s)
+    fo = seat_fours(melds, ints, s)
+    pk, nf, f4, _ = seat_pack(ints, s)
+    best = i64(-1)
     i, new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
-    if i >= 0 and _pre(pk, nf, fo + f4 + 1):
-        best = eval_hand(hands[s], _I(-1), _I(1), th - melds[s, i, MD_HUXI] + _pts(P, new, c),
+    if i >= 0 and pre(pk, nf, fo + f4 + 1):
+        best = eval_hand(hands[s], i64(-1), i64(1), th - melds[s, i, MD_HUXI] + meld_points(P, new, c),
                          fo + 1, P, work)
-    if free_ok and _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
-        best = max(best, eval_hand(hands[s], _I(c), _I(own), th, fo, P, work))
+    if free_ok and may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
+        best = max(best, eval_hand(hands[s], i64(c), i64(own), th, fo, P, work))
     return best
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
+def can_win(P, hands, marks, melds, ints, work, s, c, own, drawn):
     """``Game.can_win``: the 胡息 of a win of seat ``s`` on ``c``, or -1. The exact pre-tests
     run here first, so that most calls call nothing."""
     if (marks[MK_CHOU, s, c] != 0 or marks[MK_PASSED_PENG, s, c] != 0) and ints[I_CHOUWIN] == 0:
-        return _I(-1)
-    fo = _fours(melds, ints, s)
-    pk, nf, f4, _ = _seat_pack(ints, s)
+        return i64(-1)
+    fo = seat_fours(melds, ints, s)
+    pk, nf, f4, _ = seat_pack(ints, s)
     i, _new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
-    may = i >= 0 and _pre(pk, nf, fo + f4 + 1)
+    may = i >= 0 and pre(pk, nf, fo + f4 + 1)
     if not may and free_ok:
-        may = _may_eval(P, pk, nf, fo + f4, c, own, hands[s, c])
+        may = may_eval(P, pk, nf, fo + f4, c, own, hands[s, c])
     if not may:
-        return _I(-1)
-    hx = _win_huxi(P, hands, melds, ints, work, _I(s), _I(c), _I(own), _I(drawn))
-    return hx if is_win(hx, P) else _I(-1)
+        return i64(-1)
+    hx = _win_huxi(P, hands, melds, ints, work, i64(s), i64(c), i64(own), i64(drawn))
+    return hx if is_win(hx, P) else i64(-1)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _pungs_only(free, fours):
     """Free cards that need no run, 二七十 or 绞: none (no four-card group) or exactly one pair
     (with one: the §3 pair rule)."""
-    n = _I(0)
-    pairs = _I(0)
+    n = i64(0)
+    pairs = i64(0)
     for k in range(20):
         n += free[k]
         if free[k] == 2:
@@ -175,37 +175,37 @@ def _all_pungs(P, S, s, c, flags, hx):
     for i in range(ints[I_NMELD + s]):
         if melds[s, i, MD_KIND] == MELD_CHI:
             return 0
-    th = _table_huxi(melds, ints, s)
-    fo = _fours(melds, ints, s)
+    th = table_huxi(melds, ints, s)
+    fo = seat_fours(melds, ints, s)
     free = tmp[5]
     locked = th
     for k in range(20):
         n = hands[s, k]
         if n == 4:
-            locked += _pts(P, MELD_TI, k)
+            locked += meld_points(P, MELD_TI, k)
             fo += 1
             free[k] = 0
         elif n == 3:
-            locked += _pts(P, MELD_KAN, k)
+            locked += meld_points(P, MELD_KAN, k)
             free[k] = 0
         else:
             free[k] = n
     if flags & F_IN_HAND:
         return 1 if (_pungs_only(free, fo) and locked == hx) else 0
-    fi, fnew, free_ok = _forced_at(P, melds, ints, s, c, _I(own), _I(drawn))
+    fi, fnew, free_ok = _forced_at(P, melds, ints, s, c, i64(own), i64(drawn))
     if fi >= 0 and _pungs_only(free, fo + 1) and \
-            locked - melds[s, fi, MD_HUXI] + _pts(P, fnew, c) == hx:
+            locked - melds[s, fi, MD_HUXI] + meld_points(P, fnew, c) == hx:
         return 1
     if not free_ok:
         return 0
     n = hands[s, c]
     if n == 3:
         new = MELD_TI if own else MELD_PAO
-        if _pungs_only(free, fo + 1) and locked - _pts(P, MELD_KAN, c) + _pts(P, new, c) == hx:
+        if _pungs_only(free, fo + 1) and locked - meld_points(P, MELD_KAN, c) + meld_points(P, new, c) == hx:
             return 1
     elif n == 2:
         free[c] = 0
-        add = _pts(P, MELD_WEI, c) if own else _pts(P, MELD_PENG, c)
+        add = meld_points(P, MELD_WEI, c) if own else meld_points(P, MELD_PENG, c)
         if _pungs_only(free, fo) and locked + add == hx:
             return 1
         free[c] = 2
@@ -218,7 +218,7 @@ def _all_pungs(P, S, s, c, flags, hx):
 
 
 @njit(cache=True, _nrt=False)
-def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
+def take_win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
     """``Game.win``: the outcome row and the 胡 move; ``flags``: F_* bits."""
     in_hand = (flags & F_IN_HAND) != 0
     hands, melds, ints, tmp = S[0], S[2], S[3], S[6]
@@ -230,12 +230,12 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
             cards[melds[s, i, MD_CARDS + t]] += 1
     if not in_hand:
         cards[c] += 1
-    fx = _I(0)
+    fx = i64(0)
     if P[p.FANXING] == 1:
         fx = fanxing_value(cards, c, deck, ints[I_POS], DECK, P)
-    red = _I(0)
-    big = _I(0)
-    total = _I(0)
+    red = i64(0)
+    big = i64(0)
+    total = i64(0)
     for k in range(20):
         total += cards[k]
         if (RED_MASK >> k) & 1:
@@ -255,7 +255,7 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
     out[O_RED] = red
     out[O_BIG] = big
     out[O_TOTAL] = total
-    out[O_ALL_PUNGS] = _all_pungs(P, S, _I(s), _I(c), _I(flags), _I(hx))
+    out[O_ALL_PUNGS] = _all_pungs(P, S, i64(s), i64(c), i64(flags), i64(hx))
     out[O_WIN_CARD] = c
     if how == HOW_ZIMO:
         a = A_HU_ZIMO if instant == 0 else (A_HU_ZIMO_SANTI if instant == 1 else A_HU_ZIMO_WUKAN)
@@ -263,7 +263,7 @@ def _win(P, S, deck, moves, out, s, how, c, hx, payer, flags, instant):
         a = A_HU_FANGPAO
     else:
         a = A_HU_DRAWN
-    _say(moves, ints, s, a, hx, c, 1)
+    say(moves, ints, s, a, hx, c, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -272,18 +272,18 @@ def _deal_candidate(P, hands, work, s, lz):
     shape scores its 提/坎 胡息, the dealer's complete 21 cards (天胡) their best 胡息."""
     shape = instant_shape(hands[s], P, 1 if s == 0 else 0, lz)
     if shape != 0:
-        locked = _I(0)
+        locked = i64(0)
         for k in range(20):
             if hands[s, k] == 4:
-                locked += _pts(P, MELD_TI, k)
+                locked += meld_points(P, MELD_TI, k)
             elif hands[s, k] == 3:
-                locked += _pts(P, MELD_KAN, k)
-        return locked, _I(shape)
+                locked += meld_points(P, MELD_KAN, k)
+        return locked, i64(shape)
     if s == 0:
-        hx = eval_hand(hands[0], _I(-1), _I(1), _I(0), _I(0), P, work)
+        hx = eval_hand(hands[0], i64(-1), i64(1), i64(0), i64(0), P, work)
         if is_win(hx, P):
-            return _I(hx), _I(0)
-    return _I(-1), _I(0)
+            return i64(hx), i64(0)
+    return i64(-1), i64(0)
 
 
 @njit(cache=True, _nrt=False)
@@ -291,9 +291,9 @@ def _co_win(P, S, deck, moves, out, s, hx, shape):
     """``Game.co_win``: another winner of a shared win at the deal, in the next CO slot."""
     hands, tmp, ints = S[0], S[6], S[3]
     cards = tmp[4]
-    red = _I(0)
-    big = _I(0)
-    total = _I(0)
+    red = i64(0)
+    big = i64(0)
+    total = i64(0)
     for k in range(20):
         cards[k] = hands[s, k]
         total += cards[k]
@@ -301,8 +301,8 @@ def _co_win(P, S, deck, moves, out, s, hx, shape):
             red += cards[k]
         if k >= 10:
             big += cards[k]
-    lz = _I(deck[ints[I_SEATS] * ints[I_H]])
-    fx = _I(0)
+    lz = i64(deck[ints[I_SEATS] * ints[I_H]])
+    fx = i64(0)
     if P[p.FANXING] == 1:
         fx = fanxing_value(cards, lz, deck, ints[I_POS], DECK, P)
     q = out[O_NCO]
@@ -312,41 +312,41 @@ def _co_win(P, S, deck, moves, out, s, hx, shape):
     out[base + CO_BIG] = big
     out[base + CO_TOTAL] = total
     out[base + CO_FANXING] = fx
-    out[base + CO_ALL_PUNGS] = _all_pungs(P, S, _I(s), lz, _I(F_IN_HAND | F_OWN | F_DRAWN), _I(hx))
+    out[base + CO_ALL_PUNGS] = _all_pungs(P, S, i64(s), lz, i64(F_IN_HAND | F_OWN | F_DRAWN), i64(hx))
     out[base + CO_INSTANT] = shape
     out[O_NCO] = q + 1
     a = A_HU_ZIMO if shape == 0 else (A_HU_ZIMO_SANTI if shape == 1 else A_HU_ZIMO_WUKAN)
-    _say(moves, ints, s, a, hx, lz, 1)
+    say(moves, ints, s, a, hx, lz, 1)
 
 
 @njit(cache=True, _nrt=False)
-def _deal_wins(P, S, deck, moves, out, policies):
+def deal_wins(P, S, deck, moves, out, policies):
     """``Game.deal_wins``: True when the hand was won at the deal (the most points among the
     instant shapes and the dealer's 天胡; equal points all win)."""
     hands, ints, work = S[0], S[3], S[5]
     seats = ints[I_SEATS]
-    lz = _I(deck[seats * ints[I_H]])
-    top = _I(-1)
-    first = _I(-1)
+    lz = i64(deck[seats * ints[I_H]])
+    top = i64(-1)
+    first = i64(-1)
     for s in range(seats):
-        pts, _shape = _deal_candidate(P, hands, work, _I(s), lz)
+        pts, _shape = _deal_candidate(P, hands, work, i64(s), lz)
         if pts >= 0 and pts > top:
             top = pts
             first = s
     if first >= 0:
         pts, shape = _deal_candidate(P, hands, work, first, lz)
         fl = F_IN_HAND | F_OWN | F_DRAWN | (F_TIANHU if first == 0 else F_DIHU)
-        _win(P, S, deck, moves, out, first, _I(HOW_ZIMO), lz, top, _I(-1), _I(fl), shape)
+        take_win(P, S, deck, moves, out, first, i64(HOW_ZIMO), lz, top, i64(-1), i64(fl), shape)
         for s in range(first + 1, seats):
-            pts, shape = _deal_candidate(P, hands, work, _I(s), lz)
+            pts, shape = _deal_candidate(P, hands, work, i64(s), lz)
             if pts == top:
-                _co_win(P, S, deck, moves, out, _I(s), top, shape)
+                _co_win(P, S, deck, moves, out, i64(s), top, shape)
         return True
     if P[p.DIHU_LIANGZHANG] == 1:
         for s in range(1, seats):
-            hx = eval_hand(hands[s], _I(lz), _I(0), _I(0), _I(0), P, work)
+            hx = eval_hand(hands[s], i64(lz), i64(0), i64(0), i64(0), P, work)
             if is_win(hx, P):
-                _win(P, S, deck, moves, out, _I(s), _I(HOW_DRAWN), lz, _I(hx), _I(-1), _I(F_DIHU),
-                     _I(0))
+                take_win(P, S, deck, moves, out, i64(s), i64(HOW_DRAWN), lz, i64(hx), i64(-1), i64(F_DIHU),
+                     i64(0))
                 return True
     return False
