@@ -1,5 +1,5 @@
 """Dask scaling of ``simulate_deals`` (issue 10 §6): the same run locally (1 and 2 threads) and
-on an in-process ``LocalCluster`` of 1 and 2 worker processes (``cli_dask.local_cluster``, as
+on an in-process ``LocalCluster`` of 1 and 2 worker processes (``cli.dask.local_cluster``, as
 ``--dask-workers``: one thread each, the cores shared between them). Prints a table, writes
 ``benchmarks/dask-results.md``, and checks every row gives the same counts.
 

@@ -46,7 +46,9 @@ def test_settle_rows_equals_settle_hand_by_hand(variant):
 
     from zipai_sim.game.cards import IS_BIG, IS_RED
     from zipai_sim.play.trace import hand_result
-    from zipai_sim.game.settle import HOWS, settle, settle_rows
+    from zipai_sim.game.hand_result import HOWS
+    from zipai_sim.game.settle import settle
+    from zipai_sim.game.settle_batch import settle_rows
 
     rows, want = [], []
     for deal in range(25):
@@ -81,7 +83,7 @@ def test_threshold_sweep_on_the_cli(tmp_path, capsys):
     and is 荒庄 at 30 too, so the 荒庄 count cannot fall as the 起胡 rises (§6)."""
     import polars as pl
 
-    from zipai_sim.cli.main import main
+    from zipai_sim.cli import main
 
     out = tmp_path / "sweep.parquet"
     assert main(["balance", "--variants", "guangxi-dazipai", "--hands", "400", "--policy",
@@ -97,7 +99,7 @@ def test_one_policy_per_seat_on_the_cli(tmp_path, capsys):
     as ``simulate_hands`` with that line-up, and the header and metadata say so."""
     import polars as pl
 
-    from zipai_sim.cli.main import main
+    from zipai_sim.cli import main
     from zipai_sim.runs.io import read_metadata
     from zipai_sim.studies.balance import simulate_hands
 

@@ -49,7 +49,7 @@ def test_rows_agree_across_engines_and_threads():
 
 
 def test_balance_cli_writes_the_rows_with_run_metadata(tmp_path, capsys):
-    from zipai_sim.cli.main import main
+    from zipai_sim.cli import main
     from zipai_sim.runs.io import read_metadata
 
     out, rows_out = tmp_path / "b.parquet", tmp_path / "rows.parquet"

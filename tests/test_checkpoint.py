@@ -17,9 +17,9 @@ from zipai_sim.deals.simulate import simulate_deals
 
 
 def test_part_files_hold_values_exactly(tmp_path):
-    from zipai_sim.studies.balance import _Sums
+    from zipai_sim.studies.balance_sums import Sums
 
-    sums = _Sums(3)
+    sums = Sums(3)
     sums.wins[1], sums.score[2], sums.draws = 7, -12.0, 2.0 ** 60
     value = ([np.arange(6, dtype=np.int8).reshape(2, 3), None], (2 ** 63 + 5, -0.0, math.inf),
              {"a": np.uint64(2 ** 64 - 1), "b": np.bool_(True), "c": "二七十"}, sums)
@@ -31,7 +31,7 @@ def test_part_files_hold_values_exactly(tmp_path):
     assert got[0][1] is None and got[1][0] == 2 ** 63 + 5
     assert math.copysign(1, got[1][1]) == -1 and got[1][2] == math.inf
     assert got[2] == {"a": 2 ** 64 - 1, "b": True, "c": "二七十"}
-    assert type(got[3]) is _Sums and got[3].wins.tolist() == [0, 7, 0]
+    assert type(got[3]) is Sums and got[3].wins.tolist() == [0, 7, 0]
     assert got[3].score.tolist() == [0, 0, -12.0] and got[3].draws == 2.0 ** 60
 
 

@@ -1,4 +1,4 @@
-"""The ``zipai-sim`` command line, run in-process through ``zipai_sim.cli.main.main``.
+"""The ``zipai-sim`` command line, run in-process through ``zipai_sim.cli.main``.
 
 Hand results are worked out by hand from RULES.md §3, §4 and the §10 examples; variant facts
 from the §8 tables. One test runs the installed console script in a subprocess.
@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from zipai_sim.cli.main import main
+from zipai_sim.cli import main
 from zipai_sim.runs.io import read_metadata
 
 KEYS = ["guangxi-81", "guangxi-dazipai", "hunan-hengyang", "changsha-paohuzi",
@@ -458,7 +458,7 @@ def _parsers(parser, path=("zipai-sim",)):
 def test_every_option_has_help_a_flag_like_metavar_and_its_default():
     import argparse
 
-    from zipai_sim.cli.main import build_parser
+    from zipai_sim.cli.app import build_parser
 
     seen = 0
     for path, parser in _parsers(build_parser()):
@@ -506,6 +506,6 @@ def test_plot_metric_error_lists_the_metrics(tmp_path, capsys):
 def test_a_repeated_list_flag_extends_the_list(argv, dest, want):
     """``--from a --from b`` is ``--from a b``: argparse's plain list flags kept only the last
     use, silently dropping the files, variants or thresholds before it."""
-    from zipai_sim.cli.main import build_parser
+    from zipai_sim.cli.app import build_parser
 
     assert getattr(build_parser().parse_args(argv), dest) == want

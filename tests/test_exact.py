@@ -144,7 +144,7 @@ def test_exact_checkpoint_that_is_a_file_is_refused(tmp_path, capsys):
     """A file where the checkpoint folder should go is named, in Python and on the command
     line (one line, exit 2), before any table is looked up or written."""
     import zipai_sim as zs
-    from zipai_sim.cli.main import main
+    from zipai_sim.cli import main
 
     f = tmp_path / "cp"
     f.write_text("not a folder")
@@ -159,7 +159,7 @@ def test_exact_checkpoint_that_is_a_file_is_refused(tmp_path, capsys):
 
 
 def test_cli_exact_writes_table(tmp_path, capsys):
-    from zipai_sim.cli.main import main
+    from zipai_sim.cli import main
     from zipai_sim.runs.io import read_metadata
 
     out = tmp_path / "e.parquet"

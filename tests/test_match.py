@@ -8,7 +8,8 @@ import zipai_sim as zs
 from zipai_sim.runs.chunks import DEFAULT_CHUNK
 from zipai_sim.studies.match import EndRule, match_end, play_match, simulate_matches
 from zipai_sim.play.trace import hand_result, play_seeded
-from zipai_sim.game.settle import HandResult, settle
+from zipai_sim.game.hand_result import HandResult
+from zipai_sim.game.settle import settle
 
 
 def win(winner: int, huxi: int, seats: int = 3) -> HandResult:
@@ -180,7 +181,7 @@ def test_user_policy_plays_matches_on_the_reference_engine():
 
 
 def test_match_cli_writes_rows_with_metadata(tmp_path, capsys):
-    from zipai_sim.cli.main import main
+    from zipai_sim.cli import main
     from zipai_sim.runs.io import read_metadata
 
     out = tmp_path / "m.parquet"

@@ -1,6 +1,6 @@
 """``play.payoffs``: an ``OutcomeCache`` changes which rows reach the settlement, never a payment.
 
-The reference is ``settle_outcomes`` without a cache (every row through ``settle.settle_rows``,
+The reference is ``settle_outcomes`` without a cache (every row through ``settle_batch.settle_rows``,
 itself checked against hands worked by hand in test_settle.py and by the independent
 recomputation of test_rules_checker.py)."""
 

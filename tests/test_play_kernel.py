@@ -20,7 +20,8 @@ from zipai_sim.kernels import deal as kd
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.chi import chi_options_py, chi_possible, pack_hand
 from zipai_sim.play.chi import chi_options
-from zipai_sim.play.engine import Game, Outcome, four_from
+from zipai_sim.play.engine import Game
+from zipai_sim.play.table import Outcome, four_from
 from zipai_sim.play.payoffs import row_result, settle_outcomes
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
 from zipai_sim.play.trace import hand_result

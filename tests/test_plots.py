@@ -257,7 +257,7 @@ def test_tianhu_threshold_overlapping_lines_stay_readable(deal):
 
 
 def _footer(ax) -> str:
-    from zipai_sim.plots.runs import FOOTER_GID
+    from zipai_sim.plots.footer import FOOTER_GID
 
     (foot,) = [t for t in ax.figure.texts if t.get_gid() == FOOTER_GID]
     return foot.get_text()

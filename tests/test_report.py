@@ -107,7 +107,7 @@ def test_flag_message_names_cli_flags():
 # --- one default seed -------------------------------------------------------------------------
 
 def test_python_defaults_use_the_cli_seed():
-    from zipai_sim.cli.main import build_parser
+    from zipai_sim.cli.app import build_parser
 
     for f in (zs.simulate_deals, zs.simulate_hands, zs.simulate_matches, zs.play_match,
               T.deal_table, T.convergence_table, T.opening_records, T.calculate):

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zipai_sim.game.cards import parse_hand
-from zipai_sim.game.settle import HandResult, Settlement, settle
+from zipai_sim.game.hand_result import HandResult, Settlement
+from zipai_sim.game.settle import settle
 from zipai_sim.game.variants import list_variants, load_variant
 
 V81, DZP, HY, CS, CD, LHD = ("guangxi-81", "guangxi-dazipai", "hunan-hengyang",

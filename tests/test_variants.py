@@ -16,14 +16,8 @@ import pytest
 
 from zipai_sim.game import params as P
 from zipai_sim.game import variants
-from zipai_sim.game.variants import (
-    Variant,
-    VariantError,
-    describe,
-    list_variants,
-    load_variant,
-    variants_table,
-)
+from zipai_sim.game.variant_tables import describe, variants_table
+from zipai_sim.game.variants import Variant, VariantError, list_variants, load_variant
 
 KEYS = [
     "changde-paohuzi", "changsha-paohuzi", "guangxi-81", "guangxi-dazipai", "hunan-hengyang",

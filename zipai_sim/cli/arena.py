@@ -1,4 +1,4 @@
-"""``zipai-sim arena``: a bot against another by duplicate play (issue 9 §2; ``play.arena``)."""
+"""``zipai-sim arena``: a bot against another by duplicate play (issue 9 §2; ``studies.arena``)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ def cmd_arena(a: argparse.Namespace) -> int:
     """Duplicate arena: every deck played once per seat the challenger can take (the baseline in
     the other seats) and once all baseline; print the challenger's score minus the baseline's
     with a paired 95% interval, and both win rates."""
-    from zipai_sim.version import __version__
     from zipai_sim.cli import bounds as B
-    from zipai_sim.runs.chunks import check_count
     from zipai_sim.cli.outputs import check_out, save_one
-    from zipai_sim.studies.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
     from zipai_sim.game.variants import load_variant
+    from zipai_sim.runs.chunks import check_count
+    from zipai_sim.studies.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
+    from zipai_sim.version import __version__
 
     for flag, name in (("--challenger", a.challenger), ("--baseline", a.baseline)):
         if name not in KERNEL_POLICIES:  # argparse's choices say it too; here for callers

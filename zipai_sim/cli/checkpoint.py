@@ -27,7 +27,7 @@ def add_seed_threads(q: argparse.ArgumentParser) -> None:
 
 def add_checkpoint(q: argparse.ArgumentParser) -> None:
     """The two flags, on a command that runs through ``runs.run_batches``, and the Dask ones
-    (``cli_dask``): both are the run model's."""
+    (``cli.dask``): both are the run model's."""
     from zipai_sim.cli.dask import add_dask
 
     add_dask(q)

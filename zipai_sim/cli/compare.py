@@ -1,5 +1,5 @@
 """``zipai-sim compare``: rule variants or thresholds on the same hands, paired differences of
-the balance metrics and a Holm correction (issue 9 §3; ``play.compare``)."""
+the balance metrics and a Holm correction (issue 9 §3; ``studies.compare``)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ def cmd_compare(a: argparse.Namespace) -> int:
     """Compare variants or thresholds on the same hands: each run's balance metrics minus the
     first run's, with paired 95% intervals, paired t p values and their Holm adjustment."""
     from zipai_sim.cli import bounds as B
-    from zipai_sim.runs.chunks import check_count
     from zipai_sim.cli.outputs import check_out, save_one
+    from zipai_sim.game.variants import load_variant
+    from zipai_sim.runs.chunks import check_count
     from zipai_sim.studies.compare import compare
     from zipai_sim.tables import table_metadata
-    from zipai_sim.game.variants import load_variant
 
     at_least_one(a.hands, "--hands")
     check_count(a.hands, "--hands")

@@ -1,5 +1,5 @@
 """``zipai-sim balance`` and ``zipai-sim match``: whole hands played and settled, and matches
-of hands (``play.balance``, ``play.match``), on the run driver (``runs``)."""
+of hands (``studies.balance``, ``studies.match``), on the run driver (``runs``)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ def _per(a: argparse.Namespace) -> int | None:
 
 def cmd_balance(a: argparse.Namespace) -> int:
     """Play and settle hands of each variant; print win/自摸/放炮 shares, scores and 荒庄 rates."""
-    from zipai_sim.version import __version__
     from zipai_sim.cli import bounds as B
-    from zipai_sim.runs.chunks import check_count, n_chunks
     from zipai_sim.play import DEFAULT_HAND_CHUNK
+    from zipai_sim.runs.chunks import check_count, n_chunks
     from zipai_sim.studies.balance import hands_runs
+    from zipai_sim.version import __version__
 
     _at_least_one(a.hands, "--hands")
     check_count(a.hands, "--hands")

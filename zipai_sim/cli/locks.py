@@ -5,7 +5,7 @@ second run asking for the same path is refused at once, naming the path and the 
 lock left by a run that is gone (its pid no longer alive on this host) is taken over, with a
 note on stderr.
 
-Locks are taken only inside ``output_locks()`` (``cli.main``): ``cli_outputs.check_out`` calls
+Locks are taken only inside ``output_locks()`` (``cli.app``): ``cli.outputs.check_out`` calls
 ``lock_output`` for every output it checks, which does nothing outside that block.
 
 >>> lock_path(Path("runs/x.parquet")).name

@@ -23,7 +23,7 @@ from zipai_sim.cli.locks import lock_output
 
 def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:
     """Refuse an output path that cannot be written or whose suffix is not one of ``suffixes``,
-    before any work is done, and lock it for this command (``cli_lock``: a second run on the
+    before any work is done, and lock it for this command (``cli.locks``: a second run on the
     same path is refused)."""
     if str(path) in ("", "."):
         raise CliError("--out needs a file name")

@@ -22,6 +22,9 @@ A win on another player's drawn card (``how = "drawn"``) is a 自摸 when ``[set
 player pays the amount without the 自摸 bonus and multiplier. The dealer's 亮张 is not a discard:
 a 地胡 on it is reported as ``"drawn"`` (or ``"fangpao"`` where 地胡 is on the first discard).
 
+The input and output types are in ``hand_result``, the checks of the input in ``settle_checks``,
+the 名堂 of step 4 in ``mingtang``; ``settle_batch`` settles the engine's rows of many hands.
+
 >>> r = HandResult(seats=3, dealer=0, winner=1, huxi=17, cards=(1,) * 20, how="zimo", fanxing=2)
 >>> s = settle("guangxi-81", r)   # 3 舵 × 2 自摸 + 2 翻信 × 2 = 10 from each loser
 >>> s.units, s.fanxing_units, s.payments, s.next_dealer
@@ -33,93 +36,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from dataclasses import dataclass
-from typing import NoReturn
 
 import numpy as np
 
-from zipai_sim.game.cards import IS_BIG, IS_RED
-from zipai_sim.game.variants import MINGTANG_NAMES, Mingtang, Variant, load_variant
+from zipai_sim.game.hand_result import HandResult, Settlement, card_counts
+from zipai_sim.game.mingtang import mingtang_of
+from zipai_sim.game.ruleset import Variant
+from zipai_sim.game.settle_checks import check_result, fail
+from zipai_sim.game.variants import load_variant
 
-__all__ = ["HOWS", "CoWinner", "HandResult", "Settlement", "card_counts", "mingtang_of", "settle",
-           "settle_counts", "settle_rows", "win_units"]
+__all__ = ["settle", "settle_counts", "settle_win", "win_units"]
 
-HOWS = ("zimo", "fangpao", "drawn")  # own draw (or at the deal), a discard, another's drawn card
 _FANGPAO_TIMES = {"double": 2, "triple": 3}  # "pays_all": seats − 1 (RULES.md §7.2)
-
-
-@dataclass(frozen=True)
-class CoWinner:
-    """Another winner of a shared win at the deal (RULES.md §6: two instant wins with equal
-    points both win, seed 000 ⑻ "两家皆胡"): its seat, the red / big / small counts of all its
-    cards, 对子胡 (``all_pungs``) and 翻信 matches. It wins as a non-dealer (地胡 名堂) with the
-    main winner's 胡息."""
-
-    seat: int
-    reds: int
-    bigs: int
-    smalls: int
-    all_pungs: bool = False
-    fanxing: int = 0
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """What the play engine reports for one finished hand (the input of `settle`).
-
-    ``cards`` holds 20 counts (RULES.md §1 slots): ALL the winner's cards, hand + own table groups
-    + the winning card; it is read for the red / big counts of 名堂 and red bonuses. ``how``:
-    ``"zimo"`` (own draw, or an instant / 天胡 win at the deal), ``"fangpao"`` (another player's
-    discard; ``payer`` = the discarder) or ``"drawn"`` (another player's drawn card, or the 亮张).
-    ``fanxing`` = 翻信 matching cards, already counted by the engine (RULES.md §7.3).
-    ``huangzhuang_streak`` = consecutive 荒庄 just before this hand (RULES.md §7.2, seed 000 ⑴).
-    ``cowinners``: the other winners of a shared win at the deal (`CoWinner`; ``winner`` is
-    then the first in turn order from the dealer, ``how = "zimo"``).
-    A 荒庄 (``winner = -1``) leaves every win field at its default.
-    """
-
-    seats: int  # active players (3, or 4 in 六胡倒)
-    dealer: int
-    winner: int  # -1: 荒庄
-    huxi: int = 0  # 胡息 of the winning hand, table groups included
-    cards: tuple[int, ...] = ()
-    how: str = ""
-    payer: int = -1
-    all_pungs: bool = False  # no run / 二七十 / 绞 in the winning decomposition (对子胡)
-    tianhu: bool = False
-    dihu: bool = False
-    haidi: bool = False  # 海底 / 海胡: won on the last stock card
-    fanxing: int = 0
-    huangzhuang_streak: int = 0
-    cowinners: tuple[CoWinner, ...] = ()
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """The money of one hand, in the variant's unit (舵/囤/排/油/胡).
-
-    ``units``: the win's units before 翻信, after 名堂 and 自摸 (0 on 荒庄); ``fanxing_units``:
-    what 翻信 adds to each payment; ``mingtang``: ``(name, 番)`` of the 名堂 that applied;
-    ``payments``: per active seat, plus a last entry for the 数信 sitter when the variant has
-    one; they sum to 0. ``next_dealer``: the seat that deals the next hand.
-    """
-
-    units: int
-    fanxing_units: int
-    mingtang: tuple[tuple[str, int], ...]
-    payments: tuple[int, ...]
-    next_dealer: int
-
-
-def card_counts(cards: object) -> tuple[int, int, int]:
-    """``(reds, bigs, smalls)`` of 20 card counts (RULES.md §1: red = 二七十 贰柒拾, big =
-    壹..拾): all that settlement reads of a winner's cards (red bonuses, 名堂).
-
-    >>> card_counts([1] * 20)
-    (6, 10, 10)
-    """
-    c = np.asarray(cards)
-    return int(c[IS_RED].sum()), int(c[IS_BIG].sum()), int(c[~IS_BIG].sum())
 
 
 def win_units(variant: Variant, huxi: int, reds: int, zimo: bool) -> int:
@@ -130,7 +58,7 @@ def win_units(variant: Variant, huxi: int, reds: int, zimo: bool) -> int:
     (seed 000 ⑷); 油 / 胡 = 1 per 胡 (seed 000 ⑶). A win below the threshold (an instant
     三提五坎 win at a raised threshold) counts ``unit_base``: the excess is clamped at 0.
 
-    >>> from zipai_sim.variants import load_variant
+    >>> from zipai_sim.game.variants import load_variant
     >>> win_units(load_variant("changsha-paohuzi"), 13, reds=4, zimo=True)   # 4 排 + 1 red + 2
     7
     """
@@ -148,136 +76,6 @@ def win_units(variant: Variant, huxi: int, reds: int, zimo: bool) -> int:
     return units + (s.zimo_bonus_units if zimo else 0)  # 自摸加2排 / 自摸 +1 囤
 
 
-def mingtang_of(m: Mingtang, result: HandResult, reds: int, bigs: int,
-                smalls: int) -> tuple[tuple[str, int], ...]:
-    """The 名堂 of RULES.md §7.4 that the hand earns, as ``(name, 番)`` in `MINGTANG_NAMES` order.
-
-    红胡 ≥ 10 reds (+ ``honghu_per_extra_red`` per red beyond 10), 大红 ≥ 13 (replaces 红胡
-    when both are listed), 点胡 exactly 1 red, 乌胡 no red, 对子胡 ``all_pungs``, 十八大 ≥ 18
-    big cards, 十八小 ≥ 18 small, 十六小 ≥ 16 small (replaced by 十八小 when both are listed and
-    it holds), 海底 / 天胡 / 地胡 from the flags. Only names in ``m.values`` count.
-
-    >>> from zipai_sim.variants import load_variant
-    >>> r = HandResult(seats=3, dealer=0, winner=1, huxi=21, how="zimo")
-    >>> mingtang_of(load_variant("changde-paohuzi").mingtang, r, reds=0, bigs=12, smalls=9)
-    (('wuhu', 8),)
-    """
-    values = dict(m.values)
-    hits = {
-        "honghu": reds >= 10 and not ("dahong" in values and reds >= 13),
-        "dahong": reds >= 13, "dianhu": reds == 1, "wuhu": reds == 0,
-        "duizihu": result.all_pungs, "shibada": bigs >= 18, "shibaxiao": smalls >= 18,
-        "shiliuxiao": smalls >= 16 and not ("shibaxiao" in values and smalls >= 18),
-        "haidi": result.haidi, "tianhu": result.tianhu, "dihu": result.dihu,
-    }
-    out = []
-    for name in MINGTANG_NAMES:
-        if name in values and hits[name]:
-            extra = m.honghu_per_extra_red * (reds - 10) if name == "honghu" else 0
-            out.append((name, values[name] + extra))
-    return tuple(out)
-
-
-def _fail(message: str) -> NoReturn:
-    raise ValueError(f"settle: {message}")
-
-
-def _cards(cards: object) -> np.ndarray:
-    try:
-        arr = np.asarray(cards)
-    except (TypeError, ValueError):
-        arr = np.zeros(0)
-    if arr.shape != (20,) or not np.issubdtype(arr.dtype, np.integer):
-        _fail(f"cards must be 20 integer counts (RULES.md §1 slots), got {cards!r}")
-    if arr.min() < 0 or arr.max() > 4:
-        _fail(f"cards must hold 0..4 copies of each card, got {tuple(int(c) for c in arr)}")
-    return arr.astype(np.int64)
-
-
-def _check(v: Variant, r: HandResult, counted: bool = False) -> np.ndarray | None:
-    """Raise ValueError for a HandResult that cannot come from a hand of ``v``; with
-    ``counted`` a winner's ``cards`` are not read (`settle_counts` takes their counts)."""
-    n = v.layout.players
-    for name in ("seats", "dealer", "winner", "huxi", "payer", "fanxing", "huangzhuang_streak"):
-        x = getattr(r, name)
-        if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
-            _fail(f"{name} must be an integer, got {x!r}")
-    if r.seats != n:
-        _fail(f"seats = {r.seats} but {v.key} has {n} active players")
-    if not 0 <= r.dealer < n:
-        _fail(f"dealer must be a seat 0..{n - 1}, got {r.dealer}")
-    if not -1 <= r.winner < n:
-        _fail(f"winner must be a seat 0..{n - 1} or -1 (荒庄), got {r.winner}")
-    if r.huangzhuang_streak < 0:
-        _fail(f"huangzhuang_streak must be ≥ 0, got {r.huangzhuang_streak}")
-    if r.winner == -1:
-        if r.how or r.payer != -1 or r.huxi or r.fanxing or r.all_pungs or r.tianhu or r.dihu \
-                or r.haidi or r.cowinners:
-            _fail("a 荒庄 (winner = -1) must leave how, payer, huxi, fanxing, cowinners and the "
-                  "flags unset")
-        return _cards(r.cards) if len(r.cards) else None
-    cards = None if counted else _cards(r.cards)
-    if cards is not None and cards.sum() == 0:
-        _fail("cards of a winner must not be empty")
-    if r.how not in HOWS:
-        _fail(f"how must be one of {', '.join(HOWS)}, got {r.how!r}")
-    if r.huxi < 0 or r.fanxing < 0:
-        _fail(f"huxi and fanxing must be ≥ 0, got {r.huxi} and {r.fanxing}")
-    if r.fanxing and not v.fanxing.enabled:
-        _fail(f"fanxing = {r.fanxing} but {v.key} has no 翻信 ([fanxing].enabled = false)")
-    if r.how == "fangpao":
-        if not v.win.discard_win:
-            _fail(f"how = 'fangpao' but {v.key} allows no win on a discard")
-        if not 0 <= r.payer < n:
-            _fail(f"how = 'fangpao' needs the discarder as payer (a seat 0..{n - 1}), "
-                  f"got {r.payer}")
-        if r.payer == r.winner:
-            _fail(f"payer == winner == {r.winner}: nobody discards to themselves")
-    elif r.payer != -1:
-        _fail(f"payer is only for how = 'fangpao', got payer = {r.payer} with how = {r.how!r}")
-    if r.tianhu and (r.winner != r.dealer or r.how != "zimo"):
-        _fail("天胡 is the dealer's win at the deal: needs winner == dealer and how = 'zimo'")
-    if r.dihu and r.winner == r.dealer:
-        _fail("地胡 is a non-dealer's win: winner must not be the dealer")
-    if r.haidi and (r.tianhu or r.dihu or r.how == "fangpao"):
-        _fail("海底 is a win on the last stock card: not with 天胡, 地胡 or a discard")
-    if r.cowinners:
-        _check_cowinners(v, r)
-    return cards
-
-
-def _check_cowinners(v: Variant, r: HandResult) -> None:
-    """Raise ValueError for the other winners of a shared win at the deal that cannot be."""
-    n = v.layout.players
-    if not isinstance(r.cowinners, tuple) or not all(isinstance(c, CoWinner)
-                                                      for c in r.cowinners):
-        _fail(f"cowinners must be a tuple of CoWinner, got {r.cowinners!r}")
-    for c in r.cowinners:
-        for name in ("seat", "reds", "bigs", "smalls", "fanxing"):
-            x = getattr(c, name)
-            if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
-                _fail(f"cowinner {name} must be an integer, got {x!r}")
-        if not (0 <= c.reds <= 24 and 0 <= c.bigs <= 40 and 0 <= c.smalls <= 40
-                and 0 < c.bigs + c.smalls and c.reds <= c.bigs + c.smalls):
-            _fail(f"cowinner card counts reds={c.reds}, bigs={c.bigs}, smalls={c.smalls} cannot "
-                  "be a winner's cards (RULES.md §1: 24 red, 40 big and 40 small cards)")
-        if c.fanxing < 0 or (c.fanxing and not v.fanxing.enabled):
-            _fail(f"cowinner fanxing = {c.fanxing}: must be ≥ 0, and 0 where the variant has "
-                  f"no 翻信")
-    if r.how != "zimo":
-        _fail(f"a shared win (cowinners) is a win at the deal: how must be 'zimo', got {r.how!r}")
-    if r.haidi:
-        _fail("a shared win (cowinners) is a win at the deal: not 海底")
-    seats = [r.winner] + [c.seat for c in r.cowinners]
-    if len(set(seats)) != len(seats) or not all(0 <= x < n for x in seats):
-        _fail(f"cowinners must be distinct seats 0..{n - 1} other than the winner, "
-              f"got {seats[1:]}")
-    order = [(x - r.dealer) % n for x in seats]
-    if order[0] != min(order):
-        _fail(f"winner must be the first of a shared win's winners in turn order from the "
-              f"dealer: winner {r.winner}, cowinners {seats[1:]}, dealer {r.dealer}")
-
-
 def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Settlement:
     """Settle one finished hand (RULES.md §7) under ``variant`` (anything `load_variant` takes).
 
@@ -293,7 +91,7 @@ def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Set
     ``dealer_passes_after_huangzhuang = k > 0`` and this 荒庄 makes a multiple of k in a row,
     then the next seat deals (seed 000 ⑴ "连续3次荒庄，则由庄家的下家做庄").
 
-    >>> from zipai_sim.cards import parse_hand
+    >>> from zipai_sim.game.cards import parse_hand
     >>> won = tuple(int(x) for x in parse_hand("拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌"))
     >>> settle("guangxi-81", HandResult(seats=3, dealer=0, winner=1, huxi=18, cards=won,
     ...                                 how="fangpao", payer=2)).payments   # 3 舵, pays for 2
@@ -313,19 +111,19 @@ def settle(variant: Variant | str | os.PathLike[str], result: HandResult) -> Set
     """
     v = load_variant(variant)
     s, n, r = v.settle, v.layout.players, result
-    cards = _check(v, r)
+    cards = check_result(v, r)
     pay = [0] * n
     if r.winner == -1:  # 荒庄 (RULES.md §7.2)
         total = s.huangzhuang_dealer + (n - 1) * s.huangzhuang_others
         if total:
-            _fail(f"{v.key}: 荒庄 payments huangzhuang_dealer + {n - 1} × huangzhuang_others"
-                  f" = {total}, not 0")
+            fail(f"{v.key}: 荒庄 payments huangzhuang_dealer + {n - 1} × huangzhuang_others"
+                 f" = {total}, not 0")
         pay = [s.huangzhuang_dealer if i == r.dealer else s.huangzhuang_others for i in range(n)]
         streak, k = r.huangzhuang_streak + 1, s.dealer_passes_after_huangzhuang
         nxt = (r.dealer + 1) % n if k > 0 and streak % k == 0 else r.dealer
         return Settlement(0, 0, (), tuple(pay) + ((0,) if v.layout.sitter else ()), nxt)
     assert cards is not None
-    return _settle_win(v, r, *card_counts(cards))
+    return settle_win(v, r, *card_counts(cards))
 
 
 def settle_counts(variant: Variant | str | os.PathLike[str], result: HandResult, reds: int,
@@ -350,16 +148,16 @@ def settle_counts(variant: Variant | str | os.PathLike[str], result: HandResult,
         return settle(v, result)
     for name, x in (("reds", reds), ("bigs", bigs), ("smalls", smalls)):
         if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
-            _fail(f"{name} must be an integer, got {x!r}")
+            fail(f"{name} must be an integer, got {x!r}")
     if not (0 <= reds <= 24 and 0 <= bigs <= 40 and 0 <= smalls <= 40
             and 0 < bigs + smalls and reds <= bigs + smalls):
-        _fail(f"card counts reds={reds}, bigs={bigs}, smalls={smalls} cannot be a winner's "
-              "cards (RULES.md §1: 24 red, 40 big and 40 small cards)")
-    _check(v, result, counted=True)
-    return _settle_win(v, result, int(reds), int(bigs), int(smalls))
+        fail(f"card counts reds={reds}, bigs={bigs}, smalls={smalls} cannot be a winner's "
+             "cards (RULES.md §1: 24 red, 40 big and 40 small cards)")
+    check_result(v, result, counted=True)
+    return settle_win(v, result, int(reds), int(bigs), int(smalls))
 
 
-def _settle_win(v: Variant, r: HandResult, reds: int, bigs: int, smalls: int) -> Settlement:
+def settle_win(v: Variant, r: HandResult, reds: int, bigs: int, smalls: int) -> Settlement:
     """`settle` for a checked win, from the winner's red / big / small card counts."""
     if r.cowinners:
         return _settle_shared(v, r, reds, bigs, smalls)
@@ -407,7 +205,7 @@ def _settle_shared(v: Variant, r: HandResult, reds: int, bigs: int,
     pay = [0] * (n + (1 if v.layout.sitter else 0))
     first = None
     for w, one, counts in solo:
-        alone = _settle_win(v, one, *counts)  # what each loser pays on this win as a 自摸
+        alone = settle_win(v, one, *counts)  # what each loser pays on this win as a 自摸
         first = first or alone
         each = -alone.payments[losers[0]] if losers else 0
         for i in losers:
@@ -418,49 +216,3 @@ def _settle_shared(v: Variant, r: HandResult, reds: int, bigs: int,
             pay[n] += alone.payments[n]
     assert first is not None
     return Settlement(first.units, first.fanxing_units, first.mingtang, tuple(pay), r.winner)
-
-
-# columns of the rows `settle_rows` takes (one hand a row; how: 0 荒庄, 1 zimo, 2 fangpao, 3 drawn)
-ROW_FIELDS = ("winner", "how", "payer", "huxi", "reds", "bigs", "smalls", "all_pungs", "tianhu",
-              "dihu", "haidi", "fanxing")
-
-
-def settle_rows(variant: Variant | str | os.PathLike[str], rows: np.ndarray,
-                dealer: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Settle many hands at once: ``rows: int64[n, len(ROW_FIELDS)]`` → ``(payments:
-    int64[n, seats (+1 sitter)], units: int64[n, 2])`` (win units, 翻信 units).
-
-    Each distinct row is settled once by the same code as `settle` (hands repeat a lot: 胡息,
-    red count and flags take few values), so this is exact and fast for millions of hands. A
-    row holds one winner: a shared win at the deal (``HandResult.cowinners``) is settled with
-    `settle_counts` (``play.payoffs.settle_outcomes`` does so for kernel rows).
-
-    >>> rows = np.array([[1, 2, 2, 18, 9, 12, 9, 0, 0, 0, 0, 0],   # seat 1: 18 胡 on 2's discard
-    ...                  [-1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0]])  # 荒庄
-    >>> pay, units = settle_rows("guangxi-81", rows)
-    >>> pay.tolist(), units.tolist()
-    ([[0, 6, -6], [-4, 2, 2]], [[3, 0], [0, 0]])
-    """
-    v = load_variant(variant)
-    rows = np.asarray(rows, dtype=np.int64)
-    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-    n = v.layout.players
-    pay, units = [], []
-    huang = None
-    for f in uniq.tolist():  # Python ints, one list a row, in ROW_FIELDS order
-        winner, how, payer, huxi, reds, bigs, smalls, all_pungs, tianhu, dihu, haidi, fx = f
-        if winner < 0:
-            huang = huang or settle(v, HandResult(seats=n, dealer=dealer, winner=-1))
-            res = huang
-        else:
-            r = HandResult(seats=n, dealer=dealer, winner=winner, huxi=huxi, how=HOWS[how - 1],
-                           payer=payer, all_pungs=bool(all_pungs), tianhu=bool(tianhu),
-                           dihu=bool(dihu), haidi=bool(haidi), fanxing=fx)
-            res = _settle_win(v, r, reds, bigs, smalls)
-        pay.append(res.payments)
-        units.append((res.units, res.fanxing_units))
-    width = n + (1 if v.layout.sitter else 0)
-    pay_u = np.array(pay, np.int64).reshape(len(uniq), width)
-    units_u = np.array(units, np.int64).reshape(len(uniq), 2)
-    inverse = inverse.reshape(-1)
-    return pay_u[inverse], units_u[inverse]

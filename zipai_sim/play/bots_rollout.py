@@ -17,7 +17,8 @@ from zipai_sim.kernels.play import layout as kl
 from zipai_sim.kernels.play.rollout import MAX_K, ROLLOUT_SALT, WORLD_TRIES, survivors, world_stages
 from zipai_sim.game.reference import Stream
 from zipai_sim.play.bots import GreedyPolicy
-from zipai_sim.play.engine import Game, Meld
+from zipai_sim.play.engine import Game
+from zipai_sim.play.table import Meld
 
 _C3 = (0, 0, 0, 1, 4)
 DISCARD, PENG, CHI = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI

@@ -1,5 +1,5 @@
 """Kernel outcome rows settled (RULES.md §7): ``settle_outcomes`` turns ``kernels.play`` outcome
-rows into payments with ``settle.settle_rows``; an ``OutcomeCache`` keeps each distinct
+rows into payments with ``settle_batch.settle_rows``; an ``OutcomeCache`` keeps each distinct
 outcome's settlement across calls; ``outcome_row`` writes a reference-engine outcome as such a row.
 
 A run settles chunk after chunk (``simulate_hands``, the arena, a rollout seat's playouts), and
@@ -17,14 +17,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zipai_sim.game.settle import (
-    HOWS,
-    CoWinner,
-    HandResult,
-    card_counts,
-    settle_counts,
-    settle_rows,
-)
+from zipai_sim.game.hand_result import HOWS, CoWinner, HandResult, card_counts
+from zipai_sim.game.settle import settle_counts
+from zipai_sim.game.settle_batch import settle_rows
 from zipai_sim.game.variants import Variant
 
 if TYPE_CHECKING:

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 
 from zipai_sim.runs.chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
 from zipai_sim.game.reference import shuffled_deck
-from zipai_sim.game.settle import CoWinner, HandResult, Settlement, card_counts, settle
+from zipai_sim.game.hand_result import CoWinner, HandResult, Settlement, card_counts
+from zipai_sim.game.settle import settle
 from zipai_sim.game.variants import Variant, load_variant
-from zipai_sim.play.engine import Game, Outcome
+from zipai_sim.play.engine import Game
+from zipai_sim.play.table import Outcome
 from zipai_sim.play.policies import as_policy
 
 

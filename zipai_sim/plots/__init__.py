@@ -1,6 +1,7 @@
 """Figures of saved results (matplotlib): the figure helpers (``figures``), their drawing pieces
-(``draw``), labels in English and Chinese (``labels``), the runs and provenance footers of a
-figure (``runs``) and the Chinese font (``fonts``)."""
+(``draw``), labels in English and Chinese (``labels``), the runs a figure draws (``runs``), its
+provenance footer (``footer``), reading results (``load``), saving a figure with its metadata
+(``save``) and the Chinese font (``fonts``)."""
 
 from zipai_sim.plots.figures import (
     PLOTS,

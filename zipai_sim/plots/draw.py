@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from zipai_sim.plots.footer import add_footer, footer_space, footer_text
 from zipai_sim.plots.labels import seat_name, unit_name
-from zipai_sim.plots.runs import Run, add_footer, footer_space, footer_text, id_cols, with_run_n
+from zipai_sim.plots.runs import Run, id_cols, with_run_n
 
 
 def new_axes(ax):
@@ -30,7 +31,7 @@ def finish(ax, runs: Sequence[Run], lang: str, unit: str, own: bool):
 
     fig = ax.figure
     add_footer(fig, footer_text(runs, lang, unit))
-    # the runs drawn, for the saved file's metadata (plots_runs.figure_run_metadata)
+    # the runs drawn, for the saved file's metadata (plots.save.figure_run_metadata)
     fig._zipai_sim_runs = [*getattr(fig, "_zipai_sim_runs", []), *runs]
     if lang == "zh":
         fam = families(lang)

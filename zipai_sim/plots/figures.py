@@ -10,7 +10,7 @@ Discrete values (胡息, scores) are drawn as steps, one bin per integer, with i
 
 Each run (variant key, rules hash, threshold, bot, seed, file) stays its own line or bar, its
 legend label naming what sets it apart; rows that no column tells apart are refused
-(``plots_runs.split_runs``). Each figure carries a small footer with the provenance of what it
+(``plots.runs.split_runs``). Each figure carries a small footer with the provenance of what it
 draws (variants and rules hashes, thresholds, ``n``, seeds, bots: whatever the data carry), which
 ``save_figure`` also writes into the file's metadata.
 
@@ -18,7 +18,7 @@ Inputs, by helper (all polars DataFrames, e.g. read back from Parquet with ``loa
 
 - ``plot_tianhu_threshold``: ``tables.deal_table`` (``variant, threshold, metric, rate,
   ci_low, ci_high``).
-- ``plot_seat_shares``, ``plot_dealer_edge``: the balance table of ``play.balance.simulate_hands``
+- ``plot_seat_shares``, ``plot_dealer_edge``: the balance table of ``studies.balance.simulate_hands``
   (``variant, metric, seat, rate, ci_low, ci_high, mean, se``; ``zipai-sim balance --out``).
 - ``plot_huxi_distribution``, ``plot_score_distribution``, ``plot_fanxing``: per-hand rows,
   either ``tables.opening_records`` or the sampled rows of ``simulate_hands(rows=K)``; the
@@ -59,14 +59,9 @@ from zipai_sim.plots.draw import (
     unit_of,
 )
 from zipai_sim.plots.labels import check_lang, metric_name, text
-from zipai_sim.plots.runs import (
-    id_cols,
-    label_runs,
-    load_result,
-    read_figure_metadata,
-    save_figure,
-    split_runs,
-)
+from zipai_sim.plots.load import load_result
+from zipai_sim.plots.runs import id_cols, label_runs, split_runs
+from zipai_sim.plots.save import read_figure_metadata, save_figure
 
 __all__ = [
     "PLOTS",

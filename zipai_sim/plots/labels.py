@@ -36,7 +36,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "score_x": ("score of seat {seat} (units per hand)", "{name} 每局得分 (计分单位)"),
     "seat": ("seat {seat}", "{name}"),
     "seat_dealer": ("seat 0 (dealer)", "庄家"),
-    # the provenance footer (plots_runs.footer_text)
+    # the provenance footer (plots.footer.footer_text)
     "rules": ("rules", "规则"),
     "threshold": ("threshold", "起胡"),
     "deals": ("deals", "局"),

@@ -22,10 +22,11 @@ from zipai_sim.version import __version__
 from zipai_sim.game import params as p
 from zipai_sim.game.cards import card_name
 from zipai_sim.game.reference import decompositions
-from zipai_sim.game.settle import Settlement
+from zipai_sim.game.hand_result import Settlement
 from zipai_sim.game.variants import Variant
 from zipai_sim.play import POLICY_NAMES
-from zipai_sim.play.engine import Game, Meld, Outcome, four_from
+from zipai_sim.play.engine import Game
+from zipai_sim.play.table import Meld, Outcome, four_from
 from zipai_sim.records.format import (
     CARD_EVENTS,
     FORMAT,

@@ -4,7 +4,7 @@ A file holds one or more records, each from its ``header`` line to its ``settlem
 ``read_record`` checks every line's JSON, event name, fields and their types, card text
 (RULES.md §1 notation), seats, the order of events and that the deal is the 80 cards, and
 raises RecordError naming the file and the line. Whether the moves are legal and add up to the
-recorded result is checked by replaying them (``play.replay``).
+recorded result is checked by replaying them (``records.replay``).
 """
 
 from __future__ import annotations

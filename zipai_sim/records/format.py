@@ -51,7 +51,7 @@ class HandRecord:
     """One hand's record: ``events`` (dicts, the header first, the settlement last) and, for a
     record read from a file, ``lines`` (each event's line number) and ``source`` (the file).
     ``str(record)`` / ``to_jsonl()`` give the JSON lines; ``replay()`` checks it move by move
-    through the reference engine (``play.replay``)."""
+    through the reference engine (``records.replay``)."""
 
     events: list[dict]
     lines: list[int] = field(default_factory=list)

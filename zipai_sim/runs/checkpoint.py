@@ -71,7 +71,7 @@ def refuse_file(folder: str | os.PathLike, name: str = "--checkpoint") -> None:
 #: classes part files written before the package layout of 0.1 name by their old module path;
 #: the state is the same, so such a checkpoint still resumes
 _MOVED = {"zipai_sim.play.arena._Tally": "zipai_sim.studies.arena._Tally",
-          "zipai_sim.play.balance._Sums": "zipai_sim.studies.balance._Sums",
+          "zipai_sim.play.balance._Sums": "zipai_sim.studies.balance_sums.Sums",
           "zipai_sim.play.compare._Paired": "zipai_sim.studies.compare._Paired"}
 
 

@@ -11,16 +11,13 @@ first ``K`` hands of every chunk: a deterministic sample that does not depend on
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
-from zipai_sim.runs.checkpoint import register
 from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_count,
@@ -33,80 +30,17 @@ from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
 from zipai_sim.runs.driver import cons_list, run_parts
 from zipai_sim.game.settle import settle
-from zipai_sim.stats import mean_se, wilson
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
-from zipai_sim.play.payoffs import OutcomeCache, outcome_row, settle_outcomes
+from zipai_sim.play.payoffs import OutcomeCache, outcome_row
 from zipai_sim.studies.balance_rows import rows_frame, sample_block
+from zipai_sim.studies.balance_sums import Sums, add_rows, summarize
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import POLICIES, as_policy, is_named
 from zipai_sim.records.build import kernel_records, reference_hook
 from zipai_sim.play.trace import hand_result
 
-SCHEMA = {"variant": pl.String, "metric": pl.String, "seat": pl.Int64, "count": pl.Int64,
-          "n": pl.Int64, "rate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
-          "mean": pl.Float64, "se": pl.Float64, "sd": pl.Float64}
-
-
-@register
-@dataclass
-class _Sums:
-    """Mergeable per-seat and per-hand totals."""
-
-    seats: int
-
-    def __post_init__(self) -> None:
-        s = self.seats
-        self.n = 0
-        self.wins = np.zeros(s, np.int64)
-        self.zimo = np.zeros(s, np.int64)
-        self.fangpao = np.zeros(s, np.int64)  # the seat paid for a win on its discard
-        self.score = np.zeros(s, np.float64)
-        self.score_sq = np.zeros(s, np.float64)
-        self.huang = self.tianhu = self.dihu = self.haidi = 0
-        self.draws = self.draws_sq = 0.0
-        self.fx = self.fx_sq = 0.0
-        self.fx_units = self.win_units = 0.0
-
-    def merged(self, other: _Sums) -> _Sums:
-        """A new total of both, neither changed, so a batch joins a run in one assignment
-        (``runs.run_batches``). Every float here is a sum of whole numbers (payments, draws,
-        翻信), exact below 2**53, so the grouping into batches does not change a result."""
-        out = _Sums(self.seats)
-        for name, x in vars(self).items():
-            if name != "seats":
-                setattr(out, name, x + getattr(other, name))
-        return out
-
-    def add(self, out, money) -> None:
-        self.n += 1
-        pay = np.array(money.payments[: self.seats], np.float64)
-        self.score += pay
-        self.score_sq += pay * pay
-        self.draws += out.draws
-        self.draws_sq += out.draws * out.draws
-        if out.winner < 0:
-            self.huang += 1
-            return
-        self.wins[out.winner] += 1
-        self.zimo[out.winner] += out.how == "zimo"
-        if out.payer >= 0:
-            self.fangpao[out.payer] += 1
-        self.tianhu += out.tianhu
-        self.dihu += out.dihu
-        self.haidi += out.haidi
-        self.fx += out.fanxing
-        self.fx_sq += out.fanxing * out.fanxing
-        for c in out.cowinners:  # a shared win at the deal: every winner wins (RULES.md §6)
-            self.wins[c.seat] += 1
-            self.zimo[c.seat] += 1
-            self.fx += c.fanxing
-            self.fx_sq += c.fanxing * c.fanxing
-        self.fx_units += money.fanxing_units
-        self.win_units += money.units + money.fanxing_units
-
-
-def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: _Sums,
+def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: Sums,
                 keep: int = 0, on_hand=None, rk: int = 32, deal0: int = 0,
                 origin: str = "") -> np.ndarray | None:
     """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
@@ -132,89 +66,6 @@ def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sum
         return None
     return (np.array([r for r, _, _ in kept], np.int64), np.array([q for _, q, _ in kept],
             np.int64), np.array([u for _, _, u in kept], np.int64))
-
-
-def _add_rows(v: Variant, rows: np.ndarray, sums: _Sums,
-              cache: OutcomeCache | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Settle kernel outcome rows and add them to ``sums``; returns ``settle_outcomes``."""
-    from zipai_sim.kernels import play as kp
-
-    n = len(rows)
-    if n == 0:
-        return np.zeros((0, 0), np.int64), np.zeros((0, 2), np.int64)
-    win = rows[:, kp.O_WINNER]
-    pay_all, units = settle_outcomes(v, rows, cache)
-    pay = pay_all[:, : sums.seats].astype(np.float64)
-    sums.n += n
-    sums.score += pay.sum(axis=0)
-    sums.score_sq += (pay * pay).sum(axis=0)
-    d = rows[:, kp.O_DRAWS].astype(np.float64)
-    sums.draws += d.sum()
-    sums.draws_sq += (d * d).sum()
-    won = win >= 0
-    sums.huang += int((~won).sum())
-    sums.wins += np.bincount(win[won], minlength=sums.seats)[: sums.seats]
-    zimo = won & (rows[:, kp.O_HOW] == kp.HOW_ZIMO)
-    sums.zimo += np.bincount(win[zimo], minlength=sums.seats)[: sums.seats]
-    payer = rows[:, kp.O_PAYER]
-    sums.fangpao += np.bincount(payer[payer >= 0], minlength=sums.seats)[: sums.seats]
-    for name, col in (("tianhu", kp.O_TIANHU), ("dihu", kp.O_DIHU), ("haidi", kp.O_HAIDI)):
-        setattr(sums, name, getattr(sums, name) + int(rows[won, col].sum()))
-    fx = rows[won, kp.O_FANXING].astype(np.float64)
-    sums.fx += fx.sum()
-    sums.fx_sq += (fx * fx).sum()
-    for q in range(kp.MAX_CO):  # the other winners of shared wins at the deal (RULES.md §6)
-        b = kp.O_CO + q * kp.CO_COLS
-        seat = rows[:, b + kp.CO_SEAT]
-        co = seat >= 0
-        if co.any():
-            sums.wins += np.bincount(seat[co], minlength=sums.seats)[: sums.seats]
-            sums.zimo += np.bincount(seat[co], minlength=sums.seats)[: sums.seats]
-            cfx = rows[co, b + kp.CO_FANXING].astype(np.float64)
-            sums.fx += cfx.sum()
-            sums.fx_sq += (cfx * cfx).sum()
-    sums.fx_units += float(units[won, 1].sum())
-    sums.win_units += float(units[won].sum())
-    return pay_all, units
-
-
-def _rate(variant: str, metric: str, seat: int | None, count: int, n: int) -> dict:
-    lo, hi = wilson(count, n)
-    return {"variant": variant, "metric": metric, "seat": seat, "count": int(count), "n": n,
-            "rate": count / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-            "mean": None, "se": None, "sd": None}
-
-
-def _mean(variant: str, metric: str, seat: int | None, total: float, total_sq: float,
-          n: int) -> dict:
-    mean, se = mean_se(total, total_sq, n)
-    sd = se * math.sqrt(n) if n > 1 else math.nan
-    return {"variant": variant, "metric": metric, "seat": seat, "count": n, "n": n,
-            "rate": None, "ci_low": None, "ci_high": None, "mean": mean, "se": se, "sd": sd}
-
-
-def summarize(variant: str, s: _Sums, threshold: int | None = None) -> pl.DataFrame:
-    """Balance table: per seat win/自摸/放炮 shares (Wilson 95%), score mean ± SE and SD (the
-    dealer's is the dealer edge, seat 0); per hand 荒庄, 天胡, 地胡, 海底 rates, 翻信 per win and
-    its share of winners' units, hand length in draws (RULES.md §9)."""
-    rows = []
-    for seat in range(s.seats):
-        rows.append(_rate(variant, "win", seat, s.wins[seat], s.n))
-        rows.append(_rate(variant, "zimo", seat, s.zimo[seat], s.n))
-        rows.append(_rate(variant, "fangpao", seat, s.fangpao[seat], s.n))
-        rows.append(_mean(variant, "score", seat, s.score[seat], s.score_sq[seat], s.n))
-    for name, count in (("huangzhuang", s.huang), ("tianhu", s.tianhu), ("dihu", s.dihu),
-                        ("haidi", s.haidi)):
-        rows.append(_rate(variant, name, None, count, s.n))
-    wins = int(s.wins.sum())
-    rows.append(_mean(variant, "fanxing_per_win", None, s.fx, s.fx_sq, wins))
-    share = s.fx_units / s.win_units if s.win_units else math.nan
-    rows.append({"variant": variant, "metric": "fanxing_share_of_win_units", "seat": None,
-                 "count": wins, "n": wins, "rate": share, "ci_low": None, "ci_high": None,
-                 "mean": None, "se": None, "sd": None})
-    rows.append(_mean(variant, "draws_per_hand", None, s.draws, s.draws_sq, s.n))
-    return pl.DataFrame(rows, schema=SCHEMA).with_columns(
-        pl.lit(threshold, dtype=pl.Int64).alias("threshold"))
 
 
 def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEFAULT_SEED,
@@ -247,7 +98,7 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
     ``pay_seat0 …`` (+ ``pay_sitter``), which sum to 0. The sample is the same
     for any thread count and either engine; it adds ``K`` rows per chunk (the totals stay flat).
 
-    ``records=R > 0`` also returns the hand records (``play.record.HandRecord``,
+    ``records=R > 0`` also returns the hand records (``records.format.HandRecord``,
     docs/records.md) of the run's first ``R`` hands (deals ``0 … R−1``), last in the tuple:
     ``(summary, records)`` or, with ``rows``, ``(summary, rows, records)``. Write them with
     ``write_records(records, "hands.jsonl")``; ``record.replay()`` checks one move by move
@@ -362,8 +213,8 @@ def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: in
     """``(work, add, state)`` of one variant's hands on the reference engine."""
     seats = v.layout.players
 
-    def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
-        sums, blocks = _Sums(seats), []
+    def work(first: int, k: int) -> tuple[Sums, list[np.ndarray]]:
+        sums, blocks = Sums(seats), []
         for c in range(first, first + k):
             key, size = int(chunk_keys(seed, c, 1)[0]), int(chunk_sizes(n, cs, c, 1)[0])
             hook = reference_hook(recs, n_rec, seed, c, cs, pols)
@@ -373,7 +224,7 @@ def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: in
                 blocks.append(sample_block(c, cs, *got))
         return sums, blocks
 
-    return work, _add_batch, (_Sums(seats), None)
+    return work, _add_batch, (Sums(seats), None)
 
 
 def _add_batch(state: tuple, got: tuple) -> tuple:
@@ -393,19 +244,19 @@ def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
     seats = v.layout.players
     cache = OutcomeCache(v)  # chunks repeat outcomes: each distinct one settled once a run
 
-    def work(first: int, k: int) -> tuple[_Sums, list[np.ndarray]]:
+    def work(first: int, k: int) -> tuple[Sums, list[np.ndarray]]:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
         out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
         play_chunks(v, keys, sizes, codes, out, rk)
-        sums, blocks = _Sums(seats), []
+        sums, blocks = Sums(seats), []
         for c in range(k):  # chunk order: sums are exact and thread-independent
-            pay, units = _add_rows(v, out[c, : sizes[c]], sums, cache)
+            pay, units = add_rows(v, out[c, : sizes[c]], sums, cache)
             if keep and sizes[c]:
                 j = min(keep, int(sizes[c]))
                 blocks.append(sample_block(first + c, cs, out[c, :j], pay[:j], units[:j]))
         return sums, blocks
 
-    return work, _add_batch, (_Sums(seats), None)
+    return work, _add_batch, (Sums(seats), None)
 
 
 def _numba_run(n: int, cs: int, th: int, parts: list, progress: bool | None,

@@ -41,7 +41,8 @@ from zipai_sim.runs.chunks import check_count, check_seed, chunk_keys
 from zipai_sim.kernels import deal as kd
 from zipai_sim.report import DEFAULT_SEED
 from zipai_sim.runs.driver import cons_list, run_batches
-from zipai_sim.game.settle import HandResult, card_counts, settle_counts
+from zipai_sim.game.hand_result import HandResult, card_counts
+from zipai_sim.game.settle import settle_counts
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.play import MATCH_HANDS, POLICY_NAMES
 from zipai_sim.studies.match_result import MatchResult, summarize
