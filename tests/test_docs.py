@@ -181,6 +181,14 @@ def test_every_module_and_name_the_docs_give_exists():
             assert exists(dotted), f"{rel(page)} names {dotted}, which does not exist"
 
 
+def test_every_file_the_docs_give_exists():
+    """A ``zipai_sim/…`` path in the README or a page names a file or folder of the package."""
+    for page in [README, *DOCS.rglob("*.md")]:
+        for path in set(re.findall(r"zipai_sim/[\w/.*-]*\w", page.read_text(encoding="utf-8"))):
+            pattern = re.sub(r"\b[A-Z]+\b", "*", path)  # KEY.parquet: a placeholder
+            assert list(ROOT.glob(pattern)), f"{rel(page)} names {path}, which does not exist"
+
+
 # --- the examples run -------------------------------------------------------------------------
 
 # One interpreter runs every example (importing zipai_sim takes seconds): each page's python
