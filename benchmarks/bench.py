@@ -25,11 +25,11 @@ import numpy as np
 import zipai_sim as zs
 from zipai_sim.game import params as zp
 from zipai_sim.game import reference as ref
-from zipai_sim.runs.chunks import chunk_keys, chunk_sizes, n_chunks
 from zipai_sim.kernels import batch as kbatch
 from zipai_sim.kernels import deal as kdeal
 from zipai_sim.kernels import hand as khand
 from zipai_sim.kernels import packed as kpacked
+from zipai_sim.runs.chunks import chunk_keys, chunk_sizes, n_chunks
 
 HERE = Path(__file__).resolve().parent
 VARIANT = "guangxi-81"
@@ -349,11 +349,11 @@ def bench_play(b: Bench, sz: dict, P: tuple) -> None:
     lookahead or rollout row with greedy's (same variant and thread count). A rollout row has one
     rollout seat (the dealer, ``ROLLOUT_K`` worlds per candidate answer) among greedy ones. The
     reference engine rows are guangxi-81 only."""
-    from zipai_sim.runs.chunks import chunk_sizes
     from zipai_sim.kernels import play as kp
     from zipai_sim.play.engine import Game
     from zipai_sim.play.policies import POLICIES
     from zipai_sim.play.rollout import play_chunks
+    from zipai_sim.runs.chunks import chunk_sizes
 
     for key in zs.list_variants():
         v = zs.load_variant(key)

@@ -16,8 +16,8 @@ import sys
 
 import polars as pl
 
-from zipai_sim.runs.io import read_metadata
 from zipai_sim.report import mean_text, rate_text
+from zipai_sim.runs.io import read_metadata
 from zipai_sim.stats import wilson
 
 COLUMNS = [("tianhu", "天胡"), ("tianhu_complete", "天胡 complete"), ("tianhu_santi", "三提"),

@@ -54,9 +54,9 @@ case's golden files as generated now.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
-import importlib.util
 import os
 import re
 import shlex

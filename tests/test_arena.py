@@ -16,9 +16,9 @@ from test_cli import run as _cli
 
 import zipai_sim as zs
 from zipai_sim.runs.io import read_metadata
+from zipai_sim.stats import wilson
 from zipai_sim.studies.arena import check_policy
 from zipai_sim.studies.balance import simulate_hands
-from zipai_sim.stats import wilson
 
 
 def test_the_same_bot_ties_on_every_deck():

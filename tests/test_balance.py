@@ -5,8 +5,8 @@ import warnings
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.studies.balance import simulate_hands
 from zipai_sim.play.trace import play_seeded
+from zipai_sim.studies.balance import simulate_hands
 
 
 @pytest.mark.parametrize("variant", ["guangxi-81", "liuhu-dao", "changde-paohuzi"])
@@ -45,10 +45,10 @@ def test_settle_rows_equals_settle_hand_by_hand(variant):
     import numpy as np
 
     from zipai_sim.game.cards import IS_BIG, IS_RED
-    from zipai_sim.play.trace import hand_result
     from zipai_sim.game.hand_result import HOWS
     from zipai_sim.game.settle import settle
     from zipai_sim.game.settle_batch import settle_rows
+    from zipai_sim.play.trace import hand_result
 
     rows, want = [], []
     for deal in range(25):

@@ -5,9 +5,9 @@ import polars as pl
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.studies.balance import simulate_hands
-from zipai_sim.play.trace import hand_result, play_seeded
 from zipai_sim.game.settle import settle
+from zipai_sim.play.trace import hand_result, play_seeded
+from zipai_sim.studies.balance import simulate_hands
 
 
 def test_rows_are_the_first_k_hands_of_every_chunk():

@@ -11,9 +11,9 @@ import pytest
 from test_cli import run
 from test_runmodel import _balance_interrupt_after, _ctrl_c_after, _interrupt_after
 
+from zipai_sim.deals.simulate import simulate_deals
 from zipai_sim.runs.checkpoint import CheckpointError, _from_frame, checkpoint
 from zipai_sim.runs.io import read_metadata
-from zipai_sim.deals.simulate import simulate_deals
 
 
 def test_part_files_hold_values_exactly(tmp_path):

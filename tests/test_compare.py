@@ -10,9 +10,9 @@ from scipy import stats
 from test_cli import assert_one_line_error, run
 
 import zipai_sim as zs
+from zipai_sim.game.variants import load_variant
 from zipai_sim.runs.io import read_metadata
 from zipai_sim.studies.compare import compare, metric_names
-from zipai_sim.game.variants import load_variant
 
 
 def _per_hand(v, n, seed, cs) -> dict[str, np.ndarray]:

@@ -11,11 +11,11 @@ from _gen import FREE_GROUPS, complete_hands, random_hands
 from checker_hand import best_free, counts
 from numba import njit
 
+from zipai_sim.game.variants import list_variants, load_variant
 from zipai_sim.kernels.completes import all_groups, completes, completes_three
 from zipai_sim.kernels.deal_filters import incoming_bonus, may_be_complete, may_win_on
 from zipai_sim.kernels.hand import WORK, eval_packed, is_win
 from zipai_sim.kernels.packed import W
-from zipai_sim.game.variants import list_variants, load_variant
 
 NO_POINTS = (0, 0, 0, 0)  # shape only: every split scores 0
 

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from exact_brute import deck_of, table
 
+from zipai_sim.exact import counts as cnt
+from zipai_sim.exact.opening import _table
 from zipai_sim.game import params as p
 from zipai_sim.game import reference as ref
-from zipai_sim.exact.opening import _table
-from zipai_sim.exact import counts as cnt
-from zipai_sim.kernels.automaton import accepts
 from zipai_sim.game.variants import load_variant
+from zipai_sim.kernels.automaton import accepts
 
 # values 一二三 and 七十 small, 一二三 big: runs, 二七十, 绞, 坎, 提 and the pair rule all occur
 KINDS = (0, 1, 2, 6, 9, 10, 11, 12)

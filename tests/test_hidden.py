@@ -54,12 +54,12 @@ from hypothesis import strategies as st
 
 import zipai_sim as zs
 from zipai_sim.game import params
-from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.engine import Game
-from zipai_sim.play.table import Meld
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
-from zipai_sim.game.reference import shuffled_deck
+from zipai_sim.play.table import Meld
+from zipai_sim.runs.chunks import chunk_keys
 
 VARIANTS = zs.list_variants()
 QUESTIONS = ("discard", "peng", "chi", "hu")

@@ -20,9 +20,9 @@ from scipy import stats
 import zipai_sim as zs
 from zipai_sim.game import params
 from zipai_sim.game import reference as ref
-from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy
+from zipai_sim.runs.chunks import chunk_keys
 
 KEY = int(chunk_keys(31, 0, 1)[0])
 

@@ -5,11 +5,11 @@ import polars as pl
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.runs.chunks import DEFAULT_CHUNK
-from zipai_sim.studies.match import EndRule, match_end, play_match, simulate_matches
-from zipai_sim.play.trace import hand_result, play_seeded
 from zipai_sim.game.hand_result import HandResult
 from zipai_sim.game.settle import settle
+from zipai_sim.play.trace import hand_result, play_seeded
+from zipai_sim.runs.chunks import DEFAULT_CHUNK
+from zipai_sim.studies.match import EndRule, match_end, play_match, simulate_matches
 
 
 def win(winner: int, huxi: int, seats: int = 3) -> HandResult:

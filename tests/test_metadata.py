@@ -24,8 +24,8 @@ from test_cli import assert_one_line_error, run
 import zipai_sim as zs
 from zipai_sim import tables as T
 from zipai_sim.cli.locks import lock_output, lock_path, output_locks
-from zipai_sim.runs.io import read_metadata
 from zipai_sim.plots.figures import read_figure_metadata
+from zipai_sim.runs.io import read_metadata
 
 HAND = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"  # 14 cards: 听 二/十 (README)
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import zipai_sim as zs
-from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
+from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 
 
 def _rows(v, n: int, code: int, seed: int = 3) -> np.ndarray:

@@ -7,9 +7,9 @@ import pytest
 import zipai_sim as zs
 from zipai_sim.game import reference as ref
 from zipai_sim.game.cards import parse_hand
-from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy, RandomPolicy
+from zipai_sim.runs.chunks import chunk_keys
 
 KEY = int(chunk_keys(3, 0, 1)[0])
 

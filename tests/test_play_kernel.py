@@ -15,17 +15,17 @@ import pytest
 import zipai_sim as zs
 from zipai_sim.game import params
 from zipai_sim.game import reference as ref
-from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.game.settle import settle, settle_counts
 from zipai_sim.kernels import deal as kd
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.chi import chi_options_py, chi_possible, pack_hand
 from zipai_sim.play.chi import chi_options
 from zipai_sim.play.engine import Game
-from zipai_sim.play.table import Outcome, four_from
 from zipai_sim.play.payoffs import row_result, settle_outcomes
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
+from zipai_sim.play.table import Outcome, four_from
 from zipai_sim.play.trace import hand_result
-from zipai_sim.game.settle import settle, settle_counts
+from zipai_sim.runs.chunks import chunk_keys
 
 VARIANTS = zs.list_variants()
 KEY = int(chunk_keys(2024, 0, 1)[0])

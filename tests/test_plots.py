@@ -20,8 +20,10 @@ import pytest
 from test_cli import run
 
 import zipai_sim as zs
-from zipai_sim.plots import fonts, figures as plots, labels as plots_labels
 from zipai_sim import tables as T
+from zipai_sim.plots import figures as plots
+from zipai_sim.plots import fonts
+from zipai_sim.plots import labels as plots_labels
 from zipai_sim.studies.balance import simulate_hands
 
 

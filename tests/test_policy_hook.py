@@ -5,10 +5,10 @@ import pytest
 
 import zipai_sim as zs
 from zipai_sim.game import params as p
-from zipai_sim.studies.balance import simulate_hands
 from zipai_sim.play.observation import HIDDEN, observe
 from zipai_sim.play.policies import GamePolicy, ObservingPolicy, Policy, as_policy
 from zipai_sim.play.trace import play_seeded
+from zipai_sim.studies.balance import simulate_hands
 
 
 class HighestNeverClaims:

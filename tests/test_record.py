@@ -13,12 +13,12 @@ from test_cli import run
 
 import zipai_sim as zs
 from zipai_sim.game.cards import parse_hand
-from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy
 from zipai_sim.records.build import record_from_game, record_from_kernel
-from zipai_sim.game.reference import shuffled_deck
+from zipai_sim.runs.chunks import chunk_keys
 
 VARIANTS = zs.list_variants()
 DOC = Path(__file__).parent.parent / "docs" / "records.md"

@@ -21,16 +21,16 @@ from test_hidden import redeal
 
 import zipai_sim as zs
 from zipai_sim.game import params
-from zipai_sim.runs.chunks import chunk_keys
-from zipai_sim.runs.io import read_metadata
+from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.play.rollout import survivors, world_stages
 from zipai_sim.play import rollout as pr
-from zipai_sim.play.payoffs import outcome_row
 from zipai_sim.play.bots_rollout import DISCARD, RolloutPolicy, world
 from zipai_sim.play.engine import Game
+from zipai_sim.play.payoffs import outcome_row
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
-from zipai_sim.game.reference import shuffled_deck
+from zipai_sim.runs.chunks import chunk_keys
+from zipai_sim.runs.io import read_metadata
 
 VARIANTS = zs.list_variants()
 KEY = int(chunk_keys(4242, 0, 1)[0])

@@ -14,8 +14,8 @@ import pytest
 from rules_checker import check_hand, counts, hand_huxi
 
 import zipai_sim as zs
-from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.game.reference import shuffled_deck
+from zipai_sim.runs.chunks import chunk_keys
 
 VARIANTS = zs.list_variants()
 N_KERNEL = 300  # hands per variant and policy, numba engine (default suite)

@@ -12,11 +12,11 @@ import pytest
 from test_play import Script, lines, stacked
 
 import zipai_sim as zs
+from zipai_sim.game.hand_result import CoWinner, HandResult
+from zipai_sim.game.settle import settle, settle_counts
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.engine import Game
 from zipai_sim.play.trace import hand_result
-from zipai_sim.game.hand_result import CoWinner, HandResult
-from zipai_sim.game.settle import settle, settle_counts
 
 
 class Seq(Script):

@@ -20,10 +20,10 @@ import zipai_sim
 import zipai_sim.deals.simulate as zsim
 from zipai_sim.game import reference as ref
 from zipai_sim.game.cards import card_name
+from zipai_sim.game.variants import VariantError, load_variant
 from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.runs.io import read_metadata
 from zipai_sim.stats import wilson
-from zipai_sim.game.variants import VariantError, load_variant
 
 CS = 4096  # small chunks, so that every run below spans several of them
 Z = 1.959963984540054  # Φ⁻¹(0.975)

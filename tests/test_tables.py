@@ -17,12 +17,12 @@ from scipy.stats import hypergeom
 from test_cli import run
 
 import zipai_sim as zs
-from zipai_sim.game import reference as ref
 from zipai_sim import tables as T
+from zipai_sim.game import reference as ref
 from zipai_sim.game.cards import CardError, parse_hand
+from zipai_sim.kernels import features as kf
 from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.runs.io import read_metadata
-from zipai_sim.kernels import features as kf
 
 WAIT20 = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"  # README: 听 二 十 拾
 RED = (1, 6, 9, 11, 16, 19)  # 二七十 贰柒拾 (§1)

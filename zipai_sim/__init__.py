@@ -9,24 +9,23 @@ Importing the package compiles nothing; ``warmup()`` compiles every kernel (cach
 9
 """
 
-from zipai_sim.version import __version__
-
-from zipai_sim.game.cards import CardError, format_hand, parse_hand
-from zipai_sim.runs.checkpoint import CheckpointError, checkpoint
 from zipai_sim.deals.deal import Deal, deal
 from zipai_sim.deals.evaluate import Explanation, evaluate_opening, explain, waits
+from zipai_sim.deals.simulate import SimResult, score_decks, simulate_deals
 from zipai_sim.exact.opening import compare as compare_exact
 from zipai_sim.exact.opening import exact_opening
+from zipai_sim.game.cards import CardError, format_hand, parse_hand
+from zipai_sim.game.variants import Variant, VariantError, list_variants, load_variant
+from zipai_sim.play.observation import Observation
+from zipai_sim.records.file import read_record, write_records
+from zipai_sim.records.format import HandRecord, RecordError
+from zipai_sim.records.replay import Replay, ReplayError, replay_record
+from zipai_sim.runs.checkpoint import CheckpointError, checkpoint
 from zipai_sim.studies.arena import arena
 from zipai_sim.studies.balance import simulate_hands
 from zipai_sim.studies.match import MatchResult, play_match, simulate_matches
-from zipai_sim.play.observation import Observation
-from zipai_sim.records.format import HandRecord, RecordError
-from zipai_sim.records.file import read_record, write_records
-from zipai_sim.records.replay import Replay, ReplayError, replay_record
-from zipai_sim.deals.simulate import SimResult, score_decks, simulate_deals
 from zipai_sim.tables import calculate
-from zipai_sim.game.variants import Variant, VariantError, list_variants, load_variant
+from zipai_sim.version import __version__
 
 
 def warmup() -> None:
@@ -38,8 +37,8 @@ def warmup() -> None:
     explain("一二三", "guangxi-81")
     import numpy as _np
 
-    from zipai_sim.runs.chunks import chunk_keys
     from zipai_sim.kernels import deal as _kd
+    from zipai_sim.runs.chunks import chunk_keys
 
     _kd.shuffle_floor(chunk_keys(0, 0, 1), _np.ones(1, _np.int64))
     simulate_hands("guangxi-81", 1, 0, "greedy")

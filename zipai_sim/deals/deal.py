@@ -7,6 +7,8 @@ import os
 import numpy as np
 
 from zipai_sim.game import params as p
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels import deal as kdeal
 from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_count,
@@ -15,8 +17,6 @@ from zipai_sim.runs.chunks import (
     chunk_sizes,
     n_chunks,
 )
-from zipai_sim.kernels import deal as kdeal
-from zipai_sim.game.variants import Variant, load_variant
 
 
 class Deal(tuple):

@@ -23,9 +23,9 @@ from zipai_sim.game.cards import (
     parse_hand,
     validate_counts,
 )
+from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.kernels import batch as kbatch
 from zipai_sim.kernels import hand as khand
-from zipai_sim.game.variants import Variant, load_variant
 
 GROUP_NAMES = {"ti": "提", "pao": "跑", "kan": "坎", "wei": "偎", "peng": "碰", "shun": "顺",
                "erqishi": "二七十", "jiao": "绞", "jiang": "将"}

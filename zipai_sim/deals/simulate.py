@@ -19,8 +19,10 @@ import numba
 import numpy as np
 import polars as pl
 
-from zipai_sim.version import __version__
 from zipai_sim.game import params as p
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels import opening as ko
+from zipai_sim.report import DEFAULT_SEED, Report, check_per, header, metric_view, sig
 from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_count,
@@ -29,11 +31,9 @@ from zipai_sim.runs.chunks import (
     chunk_keys,
     chunk_sizes,
 )
-from zipai_sim.kernels import opening as ko
-from zipai_sim.report import DEFAULT_SEED, Report, check_per, header, metric_view, sig
 from zipai_sim.runs.driver import cold, compile_note, cons_list, run_parts
 from zipai_sim.stats import mean_se, wilson
-from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.version import __version__
 
 SUMMARY_SCHEMA = {"metric": pl.String, "count": pl.Int64, "n": pl.Int64, "rate": pl.Float64,
                   "ci_low": pl.Float64, "ci_high": pl.Float64, "mean": pl.Float64,

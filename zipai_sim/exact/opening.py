@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from zipai_sim.version import __version__
-from zipai_sim.game import params as p
-from zipai_sim.kernels import exact as ke
-from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.exact import counts as cnt
 from zipai_sim.exact.walk import FULL_DECK, run, tasks_for
+from zipai_sim.game import params as p
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels import exact as ke
+from zipai_sim.version import __version__
 
 if TYPE_CHECKING:
     from zipai_sim.deals.simulate import SimResult

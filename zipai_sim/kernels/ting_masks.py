@@ -32,10 +32,10 @@ from zipai_sim.kernels.ting import (
     NAMES,
     PAIR_OFF,
     SIZE_BITS,
-    jiao_ways,
     jiao_next,
     jiao_setup,
     jiao_taken,
+    jiao_ways,
 )
 
 FIELDS = 6  # 10-bit fields per int64 word; a mask table holds two words a code

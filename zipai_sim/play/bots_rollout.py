@@ -13,9 +13,9 @@ playouts and same answers as the kernel: the move-for-move tests compare them.
 
 from __future__ import annotations
 
+from zipai_sim.game.reference import Stream
 from zipai_sim.kernels.play import layout as kl
 from zipai_sim.kernels.play.rollout import MAX_K, ROLLOUT_SALT, WORLD_TRIES, survivors, world_stages
-from zipai_sim.game.reference import Stream
 from zipai_sim.play.bots import GreedyPolicy
 from zipai_sim.play.engine import Game
 from zipai_sim.play.table import Meld
@@ -161,8 +161,7 @@ class RolloutPolicy:
         return counts[seat] - 1
 
     def _best(self, game: Game, seat: int, kind: int, card: int, cands: list[int]) -> int:
-        from zipai_sim.play.payoffs import outcome_row
-        from zipai_sim.play.payoffs import settle_outcomes
+        from zipai_sim.play.payoffs import outcome_row, settle_outcomes
 
         nr = self._counted(game, seat)
         if nr is None:

@@ -21,8 +21,8 @@ import numpy as np
 
 from zipai_sim.game import params as p
 from zipai_sim.game.cards import card_name
-from zipai_sim.kernels import hand as khand
 from zipai_sim.game.reference import Stream, decompositions, fanxing, instant
+from zipai_sim.kernels import hand as khand
 from zipai_sim.play.chi import chi_options, leaves_discard
 from zipai_sim.play.table import CoWin, Meld, Outcome, Player, four_from
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from zipai_sim.runs.chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
-from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.game.hand_result import CoWinner, HandResult, Settlement, card_counts
+from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.game.settle import settle
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.play.engine import Game
-from zipai_sim.play.table import Outcome
 from zipai_sim.play.policies import as_policy
+from zipai_sim.play.table import Outcome
+from zipai_sim.runs.chunks import DEFAULT_CHUNK, check_count, check_seed, chunk_keys
 
 
 def hand_result(game: Game, out: Outcome) -> HandResult:

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zipai_sim.version import __version__
 from zipai_sim.game import params as p
 from zipai_sim.game.cards import card_name
-from zipai_sim.game.reference import decompositions
 from zipai_sim.game.hand_result import Settlement
+from zipai_sim.game.reference import decompositions
 from zipai_sim.game.variants import Variant
 from zipai_sim.play import POLICY_NAMES
 from zipai_sim.play.engine import Game
@@ -36,6 +35,7 @@ from zipai_sim.records.format import (
     RecordError,
     cards_text,
 )
+from zipai_sim.version import __version__
 
 
 def win_groups(game: Game, s: int, c: int, how: str, huxi: int, instant: str,

@@ -28,6 +28,7 @@ from zipai_sim.game.variants import Variant, VariantError, load_variant
 from zipai_sim.play.engine import Game
 from zipai_sim.play.table import Outcome
 from zipai_sim.play.trace import hand_result, result_lines
+from zipai_sim.records.build import record_from_game
 from zipai_sim.records.format import (
     CARD_EVENTS,
     GROUP_EVENTS,
@@ -35,7 +36,6 @@ from zipai_sim.records.format import (
     cards_text,
     parse_cards,
 )
-from zipai_sim.records.build import record_from_game
 
 _WHAT = {v: k for k, v in {**CARD_EVENTS, **GROUP_EVENTS}.items()}
 

@@ -41,15 +41,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from zipai_sim.runs.checkpoint import register
-from zipai_sim.runs.chunks import (
-    check_chunk_size,
-    check_column_seed,
-    check_count,
-    check_threads,
-    chunk_keys,
-    chunk_sizes,
-)
+from zipai_sim.play import POLICY_NAMES
+from zipai_sim.play.rollout import DEFAULT_K, check_k, play_chunks
 from zipai_sim.report import (
     DEFAULT_SEED,
     Report,
@@ -61,9 +54,16 @@ from zipai_sim.report import (
     rate_text,
     sig,
 )
+from zipai_sim.runs.checkpoint import register
+from zipai_sim.runs.chunks import (
+    check_chunk_size,
+    check_column_seed,
+    check_count,
+    check_threads,
+    chunk_keys,
+    chunk_sizes,
+)
 from zipai_sim.runs.driver import run_parts
-from zipai_sim.play import POLICY_NAMES
-from zipai_sim.play.rollout import DEFAULT_K, check_k, play_chunks
 
 #: arena policies by name → the play kernel's policy code (``play.POLICY_NAMES``)
 KERNEL_POLICIES = {name: code for code, name in enumerate(POLICY_NAMES)}
@@ -219,9 +219,9 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     """
     import numba
 
+    from zipai_sim.game.variants import Variant, load_variant
     from zipai_sim.kernels import play as kp
     from zipai_sim.kernels.play import rollout as kr
-    from zipai_sim.game.variants import Variant, load_variant
 
     check_policy(challenger, "challenger")
     check_policy(baseline, "baseline")

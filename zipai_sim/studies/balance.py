@@ -18,6 +18,16 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from zipai_sim.game.reference import shuffled_deck
+from zipai_sim.game.settle import settle
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
+from zipai_sim.play.engine import Game
+from zipai_sim.play.payoffs import OutcomeCache, outcome_row
+from zipai_sim.play.policies import POLICIES, as_policy, is_named
+from zipai_sim.play.trace import hand_result
+from zipai_sim.records.build import kernel_records, reference_hook
+from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
 from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_count,
@@ -26,19 +36,10 @@ from zipai_sim.runs.chunks import (
     chunk_keys,
     chunk_sizes,
 )
-from zipai_sim.game.reference import shuffled_deck
-from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
 from zipai_sim.runs.driver import cons_list, run_parts
-from zipai_sim.game.settle import settle
-from zipai_sim.game.variants import Variant, load_variant
-from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
-from zipai_sim.play.payoffs import OutcomeCache, outcome_row
 from zipai_sim.studies.balance_rows import rows_frame, sample_block
 from zipai_sim.studies.balance_sums import Sums, add_rows, summarize
-from zipai_sim.play.engine import Game
-from zipai_sim.play.policies import POLICIES, as_policy, is_named
-from zipai_sim.records.build import kernel_records, reference_hook
-from zipai_sim.play.trace import hand_result
+
 
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: Sums,
                 keep: int = 0, on_hand=None, rk: int = 32, deal0: int = 0,

@@ -37,17 +37,17 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from zipai_sim.runs.chunks import check_count, check_seed, chunk_keys
-from zipai_sim.kernels import deal as kd
-from zipai_sim.report import DEFAULT_SEED
-from zipai_sim.runs.driver import cons_list, run_batches
 from zipai_sim.game.hand_result import HandResult, card_counts
 from zipai_sim.game.settle import settle_counts
 from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels import deal as kd
 from zipai_sim.play import MATCH_HANDS, POLICY_NAMES
-from zipai_sim.studies.match_result import MatchResult, summarize
 from zipai_sim.play.policies import POLICIES, as_policy, is_named
 from zipai_sim.play.rollout import play_one
+from zipai_sim.report import DEFAULT_SEED
+from zipai_sim.runs.chunks import check_count, check_seed, chunk_keys
+from zipai_sim.runs.driver import cons_list, run_batches
+from zipai_sim.studies.match_result import MatchResult, summarize
 
 GOALS = ("hands", "hu100", "yinghuzi")
 YINGHUZI = (3, 50, 15)  # wins in a run, 胡 they must reach, 胡 of the run's first win (seed 000 ⑷)

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from zipai_sim.game.variants import Variant
 from zipai_sim.report import Report, check_per, header, metric_view
 from zipai_sim.stats import mean_se, wilson
-from zipai_sim.game.variants import Variant
 
 SCHEMA = {"variant": pl.String, "metric": pl.String, "player": pl.Int64, "count": pl.Int64,
           "n": pl.Int64, "rate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,

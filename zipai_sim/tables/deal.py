@@ -12,7 +12,17 @@ import numba
 import numpy as np
 import polars as pl
 
+from zipai_sim.deals.simulate import (
+    BATCH_DEALS,
+    SUMMARY_SCHEMA,
+    SimResult,
+    deal_runs,
+    simulate_deals,
+)
 from zipai_sim.game import params as p
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels import opening as ko
+from zipai_sim.report import DEFAULT_SEED, ReportFrame
 from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_column_seed,
@@ -21,17 +31,7 @@ from zipai_sim.runs.chunks import (
     chunk_keys,
     chunk_sizes,
 )
-from zipai_sim.kernels import opening as ko
-from zipai_sim.report import DEFAULT_SEED, ReportFrame
 from zipai_sim.runs.driver import run_batches
-from zipai_sim.deals.simulate import (
-    BATCH_DEALS,
-    SUMMARY_SCHEMA,
-    SimResult,
-    deal_runs,
-    simulate_deals,
-)
-from zipai_sim.game.variants import Variant, load_variant
 
 VariantLike = str | os.PathLike | Variant
 

@@ -18,6 +18,12 @@ import numba
 import numpy as np
 import polars as pl
 
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels import features as kf
+from zipai_sim.play import DEFAULT_HAND_CHUNK, policy_codes
+from zipai_sim.play.payoffs import settle_outcomes
+from zipai_sim.play.rollout import play_chunks
+from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
 from zipai_sim.runs.chunks import (
     check_chunk_size,
     check_count,
@@ -26,14 +32,8 @@ from zipai_sim.runs.chunks import (
     chunk_keys,
     chunk_sizes,
 )
-from zipai_sim.kernels import features as kf
-from zipai_sim.play import DEFAULT_HAND_CHUNK, policy_codes
-from zipai_sim.play.payoffs import settle_outcomes
-from zipai_sim.play.rollout import play_chunks
-from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
 from zipai_sim.runs.driver import cons_list, run_parts
 from zipai_sim.stats import mean_se
-from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.tables._util import with_wilson
 
 VariantLike = str | os.PathLike | Variant

@@ -32,14 +32,14 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
+from zipai_sim.deals.evaluate import HandLike, as_counts
 from zipai_sim.game import params as p
 from zipai_sim.game import reference as ref
 from zipai_sim.game.cards import CardError, card_name, format_hand, parse_hand
-from zipai_sim.runs.chunks import check_seed
-from zipai_sim.deals.evaluate import HandLike, as_counts
+from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.kernels import hand as khand
 from zipai_sim.report import DEFAULT_SEED, ReportFrame
-from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.runs.chunks import check_seed
 from zipai_sim.tables._util import with_wilson
 from zipai_sim.tables.waits_mc import simulate_draws, simulate_play
 

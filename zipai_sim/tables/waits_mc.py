@@ -10,9 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from zipai_sim.game import params as p
+from zipai_sim.game.variants import Variant
 from zipai_sim.runs.chunks import chunk_sizes
 from zipai_sim.runs.driver import Run, run_batches
-from zipai_sim.game.variants import Variant
 
 #: trials per chunk of the two Monte Carlo runs (draw model, play): chunk ``c`` draws from
 #: ``SeedSequence(seed, spawn_key=(c,))``, so a run's first trials are those of a longer run
@@ -61,8 +61,8 @@ def simulate_play(v: Variant, hand: np.ndarray, seat: int, kinds: list[int], pla
     """Deal ``hand`` to ``seat``, shuffle the rest around it, play hands on the run driver:
     state (hands the seat won, hands it won on each kind); ``done`` hands."""
     from zipai_sim.kernels import play as kp
-    from zipai_sim.play.rollout import play_one
     from zipai_sim.play import policy_codes
+    from zipai_sim.play.rollout import play_one
 
     P = v.params
     seats, h = P[p.SEATS], P[p.OTHER_CARDS]

@@ -14,7 +14,6 @@ from zipai_sim.game import params as p
 from zipai_sim.kernels.chi import NO_GROUP, chi_options, chi_possible, gcard
 from zipai_sim.kernels.packed import LOW, W
 from zipai_sim.kernels.play.layout import (
-    i64,
     A_CHI,
     A_CHI_BI,
     A_CHOUWEI,
@@ -58,6 +57,7 @@ from zipai_sim.kernels.play.layout import (
     RO_DISCARD,
     RO_PENG,
     WIN,
+    i64,
 )
 from zipai_sim.kernels.play.lookahead import look_chi, look_discard, look_peng
 from zipai_sim.kernels.play.policies import pol_chi, pol_discard, pol_peng

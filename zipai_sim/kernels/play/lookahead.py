@@ -23,10 +23,7 @@ from numba import njit
 from zipai_sim.game import params as p
 from zipai_sim.kernels.hand import group_points
 from zipai_sim.kernels.packed import LOW, W, orphans
-from zipai_sim.kernels.ting import ting, ting_after_discard
-from zipai_sim.kernels.ting_masks import ting_after_discards, ting_discards
 from zipai_sim.kernels.play.layout import (
-    i64,
     FL_T0,
     FL_T1,
     FL_WAITS,
@@ -37,6 +34,7 @@ from zipai_sim.kernels.play.layout import (
     MEMO_HEAD,
     MEMO_JM,
     STEP_MEMO,
+    i64,
 )
 from zipai_sim.kernels.play.policies import (
     cands,
@@ -49,8 +47,10 @@ from zipai_sim.kernels.play.policies import (
     wait_huxi,
     words,
 )
-from zipai_sim.kernels.play.state import chi_left, seat_fours, meld_points, table_huxi
+from zipai_sim.kernels.play.state import chi_left, meld_points, seat_fours, table_huxi
 from zipai_sim.kernels.play.unseen import U_ROW, tables, unseen
+from zipai_sim.kernels.ting import ting, ting_after_discard
+from zipai_sim.kernels.ting_masks import ting_after_discards, ting_discards
 
 
 @njit(cache=True, _nrt=False)

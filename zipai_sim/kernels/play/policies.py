@@ -13,10 +13,7 @@ from zipai_sim.kernels.completes import completes as _completes
 from zipai_sim.kernels.freetab import free_tab
 from zipai_sim.kernels.hand import group_points, is_win, locked_points
 from zipai_sim.kernels.packed import LOW, W, orphans, popcount
-from zipai_sim.kernels.ting import ting, ting_after_discard
-from zipai_sim.kernels.ting_masks import ting_discards
 from zipai_sim.kernels.play.layout import (
-    i64,
     I_FO,
     I_FULL,
     I_NEXT_KEY,
@@ -25,8 +22,11 @@ from zipai_sim.kernels.play.layout import (
     I_TH,
     MELD_PENG,
     POL_RANDOM,
+    i64,
 )
-from zipai_sim.kernels.play.state import below, chi_left, seat_fours, meld_points, table_huxi
+from zipai_sim.kernels.play.state import below, chi_left, meld_points, seat_fours, table_huxi
+from zipai_sim.kernels.ting import ting, ting_after_discard
+from zipai_sim.kernels.ting_masks import ting_discards
 
 
 def _neighbours(o: int) -> int:

@@ -24,9 +24,7 @@ from numba import njit, prange
 
 from zipai_sim.kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
 from zipai_sim.kernels.packed import W
-from zipai_sim.kernels.rng import bounded, deal_state
 from zipai_sim.kernels.play.layout import (
-    i64,
     FZ_CARD,
     FZ_COLS,
     FZ_KIND,
@@ -67,10 +65,12 @@ from zipai_sim.kernels.play.layout import (
     N_INTS,
     POL_GREEDY,
     RO_DISCARD,
+    i64,
     make_scratch,
 )
 from zipai_sim.kernels.play.state import meld_points, set_count
-from zipai_sim.kernels.play.turn import play_turns, copy_state, play_from, reset_out
+from zipai_sim.kernels.play.turn import copy_state, play_from, play_turns, reset_out
+from zipai_sim.kernels.rng import bounded, deal_state
 
 ROLLOUT_SALT = 0x524F4C4C4F5554  # "ROLLOUT"
 MAX_K = 4096  # worlds per question at most (world k's stream index is j · MAX_K + k)

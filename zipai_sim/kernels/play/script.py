@@ -19,7 +19,6 @@ Questions with one possible answer (a single discard option) are never rollout q
 from numba import njit
 
 from zipai_sim.kernels.play.layout import (
-    i64,
     FZ_CARD,
     FZ_KIND,
     FZ_N,
@@ -41,6 +40,7 @@ from zipai_sim.kernels.play.layout import (
     MAX_CANDS,
     MAX_RO,
     POL_ROLLOUT,
+    i64,
 )
 
 

@@ -11,9 +11,7 @@ from zipai_sim.game import params as p
 from zipai_sim.kernels.chi import NO_GROUP, gcard
 from zipai_sim.kernels.hand import group_points, peng_points
 from zipai_sim.kernels.packed import LOW, W, orphans
-from zipai_sim.kernels.rng import bounded
 from zipai_sim.kernels.play.layout import (
-    i64,
     I_F4,
     I_FO,
     I_FULL,
@@ -42,7 +40,9 @@ from zipai_sim.kernels.play.layout import (
     MELD_PENG,
     MELD_TI,
     MELD_WEI,
+    i64,
 )
+from zipai_sim.kernels.rng import bounded
 
 # --- small helpers ------------------------------------------------------------------------------
 

@@ -7,11 +7,8 @@ from numba import njit, prange
 
 from zipai_sim.game import params as p
 from zipai_sim.kernels.deal import DECK, NO_SPARE, fresh_deck, shuffle_steps
-from zipai_sim.kernels.rng import deal_state
 from zipai_sim.kernels.play.claims import choose_discard, lay_opening_ti, on_discard, on_draw
 from zipai_sim.kernels.play.layout import (
-    i64,
-    SALT,
     A_DRAW,
     A_EXTRA,
     A_HUANG,
@@ -45,13 +42,16 @@ from zipai_sim.kernels.play.layout import (
     O_PAYER,
     O_WIN_CARD,
     O_WINNER,
+    SALT,
     SEAT_SHIFT,
     WIN,
+    i64,
     make_scratch,
 )
 from zipai_sim.kernels.play.lookahead import memo_for
-from zipai_sim.kernels.play.state import at_rest, seat_fours, say, seat, set_count
+from zipai_sim.kernels.play.state import at_rest, say, seat, seat_fours, set_count
 from zipai_sim.kernels.play.winning import can_win, deal_wins, take_win
+from zipai_sim.kernels.rng import deal_state
 
 
 @njit(cache=True, _nrt=False)

@@ -8,7 +8,6 @@ from numba import njit
 
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play.layout import (
-    i64,
     FL_T0,
     FL_T1,
     I_HELD,
@@ -20,6 +19,7 @@ from zipai_sim.kernels.play.layout import (
     MD_LEN,
     MELD_WEI,
     MK_BESIDE,
+    i64,
 )
 
 U_ROW = 6  # the row of ``tmp`` (int8[8, 20]) holding the seat's unseen counts

@@ -11,7 +11,6 @@ from zipai_sim.kernels.hand import eval_hand, instant_shape, is_win
 from zipai_sim.kernels.opening import fanxing_value
 from zipai_sim.kernels.packed import W
 from zipai_sim.kernels.play.layout import (
-    i64,
     A_HU_DRAWN,
     A_HU_FANGPAO,
     A_HU_ZIMO,
@@ -72,13 +71,14 @@ from zipai_sim.kernels.play.layout import (
     O_WIN_CARD,
     O_WINNER,
     RED_MASK,
+    i64,
 )
 from zipai_sim.kernels.play.state import (
-    seat_fours,
     may_eval,
-    pre,
     meld_points,
+    pre,
     say,
+    seat_fours,
     seat_pack,
     table_huxi,
 )
