@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 
 from zipai_sim.cli.bounds import CliError as _Fail
+from zipai_sim.cli.bounds import add_set, seed_arg
 from zipai_sim.cli.bounds import at_least_one as _at_least_one
-from zipai_sim.cli.bounds import seed_arg
 from zipai_sim.cli.checkpoint import add_checkpoint, checkpointing
 from zipai_sim.cli.dask import dask_client
 from zipai_sim.cli.exact import add_exact
@@ -39,10 +39,9 @@ def cmd_simulate(a: argparse.Namespace) -> int:
     """Deal many hands; print 天胡, 地胡, instant-win, two-提 and 翻信 rates with 95% intervals."""
     from zipai_sim.cli import bounds as B
     from zipai_sim.deals.simulate import simulate_deals
-    from zipai_sim.game.variants import load_variant
     from zipai_sim.runs.chunks import check_chunk_size, check_count, n_chunks
 
-    v = load_variant(a.variant)
+    v = B.load(a, a.variant)
     if a.threshold is not None:
         v = v.with_threshold(a.threshold)
     _at_least_one(a.deals, "--deals")
@@ -142,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="keep K per-deal rows per chunk, written to FILE.rows.parquet "
                      "(default: 0)")
     _add_per(sim)
+    add_set(sim)
     add_checkpoint(sim)
     sim.set_defaults(func=cmd_simulate)
     add_hand(sub, _doc)

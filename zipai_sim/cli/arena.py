@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from zipai_sim.cli.bounds import CliError, Repeatable, at_least_one
+from zipai_sim.cli.bounds import CliError, Repeatable, add_set, at_least_one
 
 
 def cmd_arena(a: argparse.Namespace) -> int:
@@ -14,7 +14,6 @@ def cmd_arena(a: argparse.Namespace) -> int:
     with a paired 95% interval, and both win rates."""
     from zipai_sim.cli import bounds as B
     from zipai_sim.cli.outputs import check_out, save_one
-    from zipai_sim.game.variants import load_variant
     from zipai_sim.runs.chunks import check_count
     from zipai_sim.studies.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
     from zipai_sim.version import __version__
@@ -29,7 +28,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
         at_least_one(a.threads, "--threads")
     check_out(a.out)
     keys = a.variant or ["guangxi-81"]
-    vs = [load_variant(v) for v in keys]
+    vs = [B.load(a, v) for v in keys]
     B.distinct_runs(vs)
     # seats + 1 hands per deck and variant, against balance's cap on played hands
     B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
@@ -92,4 +91,5 @@ def add_arena(sub, doc) -> None:
 
     add_seed_threads(ar)
     add_checkpoint(ar)
+    add_set(ar)
     ar.set_defaults(func=cmd_arena)

@@ -163,3 +163,34 @@ def check_variant_files(flag: str, names: Iterable[str] | str | None) -> None:
                 read_variant_file(name)
             except VariantError as e:
                 raise CliError(f"{flag} {e}") from None
+
+
+def knob_arg(text: str) -> tuple[str, object]:
+    """``--set KNOB=VALUE``: the knob's name and its value (``variants.knob_value``: TOML syntax,
+    or else the text as a string)."""
+    from zipai_sim.game.variants import knob_value
+
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(
+            f"--set takes KNOB=VALUE, e.g. settle.huangzhuang_dealer=-2, got {text!r}")
+    return name.strip(), knob_value(value.strip())
+
+
+def add_set(q: argparse.ArgumentParser) -> None:
+    """``--set KNOB=VALUE`` (repeatable): a rule knob changed for this run."""
+    q.add_argument("--set", dest="set", type=knob_arg, action="append", default=None,
+                   metavar="KNOB=VALUE",
+                   help="change a rule knob for this run: SECTION.KEY as in the variant's TOML "
+                   "file, e.g. settle.huangzhuang_dealer=-2 (repeatable; checked as a file is; "
+                   "the rules hash changes; docs/knobs.md lists the knobs)")
+
+
+def load(a: argparse.Namespace, name: object):
+    """The variant ``name`` (key, path or Variant) with the command's ``--set`` knobs applied
+    (``variants.with_knobs``)."""
+    from zipai_sim.game.variants import load_variant, with_knobs
+
+    v = load_variant(name)
+    sets = getattr(a, "set", None)
+    return with_knobs(v, dict(sets)) if sets else v

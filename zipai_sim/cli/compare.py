@@ -4,9 +4,10 @@ the balance metrics and a Holm correction (issue 9 §3; ``studies.compare``)."""
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
-from zipai_sim.cli.bounds import CliError, Repeatable, at_least_one
+from zipai_sim.cli.bounds import CliError, Repeatable, add_set, at_least_one
 
 
 def cmd_compare(a: argparse.Namespace) -> int:
@@ -14,7 +15,6 @@ def cmd_compare(a: argparse.Namespace) -> int:
     first run's, with paired 95% intervals, paired t p values and their Holm adjustment."""
     from zipai_sim.cli import bounds as B
     from zipai_sim.cli.outputs import check_out, save_one
-    from zipai_sim.game.variants import load_variant
     from zipai_sim.runs.chunks import check_count
     from zipai_sim.studies.compare import compare
     from zipai_sim.tables import table_metadata
@@ -22,15 +22,17 @@ def cmd_compare(a: argparse.Namespace) -> int:
     at_least_one(a.hands, "--hands")
     check_count(a.hands, "--hands")
     check_out(a.out)
+    if a.sweep:
+        return _sweep(a)
     runs = len(a.variants) * len(a.thresholds or [0])
     if runs < 2:
         raise CliError("compare needs at least two runs: two --variants, or --thresholds with "
                        "two or more values")
-    vs = [load_variant(v) for v in a.variants]
+    vs = [B.load(a, v) for v in a.variants]
     B.distinct_runs([v.with_threshold(t) for v in vs for t in a.thresholds or
                      [v.win.threshold]])
     B.time_cap(a.hands * runs, B.MAX_HANDS, "--hands", "hands", runs)
-    df = compare(a.variants, a.hands, a.seed, thresholds=a.thresholds, policies=a.policy,
+    df = compare(vs, a.hands, a.seed, thresholds=a.thresholds, policies=a.policy,
                  threads=a.threads, alpha=a.alpha, progress=None, client=a.client)
     print(df.report())
     done = df.run["n"]
@@ -42,6 +44,51 @@ def cmd_compare(a: argparse.Namespace) -> int:
                           partial=str(partial).lower(), policies=a.policy, engine="numba",
                           alpha=a.alpha)
     return save_one(df, a.out, meta, done, a.hands, "hands")
+
+
+def _sweep(a: argparse.Namespace) -> int:
+    """``compare --sweep``: one variant against each setting of its swept knobs."""
+    from zipai_sim.cli import bounds as B
+    from zipai_sim.cli.outputs import save_one
+    from zipai_sim.studies.compare import compare
+    from zipai_sim.studies.sweep import knob_of, sweep_runs
+    from zipai_sim.tables import table_metadata
+
+    if len(a.variants) != 1 or a.thresholds:
+        raise CliError("--sweep varies one variant: give one --variants and no --thresholds "
+                       "(sweep win.threshold instead)")
+    sweep = dict(a.sweep)
+    if len(sweep) < len(a.sweep):
+        raise CliError("--sweep names a knob twice")
+    base = B.load(a, a.variants[0])
+    try:
+        _, settings, runs = sweep_runs(base, sweep)
+    except ValueError as e:
+        raise CliError(f"--sweep: {e}") from None
+    B.time_cap(a.hands * (len(runs) + 1), B.MAX_HANDS, "--hands", "hands", len(runs) + 1)
+    df = compare(base, a.hands, a.seed, policies=a.policy, threads=a.threads, alpha=a.alpha,
+                 progress=None, client=a.client, sweep=sweep)
+    print(df.report())
+    done = df.run["n"]
+    knobs = list(settings[0])
+    meta = table_metadata(df, "compare", variants=[k for k, _ in df.run["variants"]],
+                          rules_hash=[h for _, h in df.run["variants"]],
+                          thresholds=df.run["thresholds"], n=done, n_requested=a.hands,
+                          partial=str(done < a.hands).lower(), policies=a.policy,
+                          engine="numba", alpha=a.alpha, sweep_knobs=knobs,
+                          sweep_baseline=json.dumps({k: knob_of(base, k) for k in knobs},
+                                                    ensure_ascii=False))
+    return save_one(df, a.out, meta, done, a.hands, "hands")
+
+
+def _sweep_arg(text: str):
+    from zipai_sim.studies.sweep import parse_sweep
+
+    try:
+        knobs, values = parse_sweep(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return (knobs[0] if len(knobs) == 1 else knobs), [v[0] if len(v) == 1 else v for v in values]
 
 
 def add_compare(sub, doc) -> None:
@@ -57,6 +104,11 @@ def add_compare(sub, doc) -> None:
     co.add_argument("--thresholds", type=int,
                     action=Repeatable, nargs="+", default=None, metavar="T",
                     help="起胡 thresholds: every variant at each (default: each variant's own)")
+    co.add_argument("--sweep", type=_sweep_arg, action="append", default=None,
+                    metavar="KNOB=V1,V2,…",
+                    help="compare one variant with each setting of a rule knob (SECTION.KEY as "
+                    "in its TOML file), e.g. win.threshold=12,18; knobs that change together "
+                    "as KNOB/KNOB2=V1/W1,V2/W2; repeated: every combination (docs/knobs.md)")
     co.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands, the same for every run (default: %(default)s)")
     co.add_argument("--policy", choices=sorted(KERNEL_POLICIES), default="greedy",
@@ -67,4 +119,5 @@ def add_compare(sub, doc) -> None:
                     help="Parquet file (default: %(default)s)")
     add_seed_threads(co)
     add_checkpoint(co)
+    add_set(co)
     co.set_defaults(func=cmd_compare)

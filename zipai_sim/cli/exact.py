@@ -7,6 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
+from zipai_sim.cli import bounds as B
 from zipai_sim.cli.bounds import CliError as _Fail
 from zipai_sim.cli.bounds import Repeatable
 from zipai_sim.cli.outputs import check_out, distinct_outputs, save
@@ -21,9 +22,8 @@ def cmd_exact(a: argparse.Namespace) -> int:
     from tqdm.auto import tqdm
 
     from zipai_sim.exact import opening as ex
-    from zipai_sim.game.variants import load_variant
 
-    v = load_variant(a.variant)
+    v = B.load(a, a.variant)
     from zipai_sim.report import check_per
 
     per = check_per(a.per, "--per")
@@ -81,4 +81,5 @@ def add_exact(sub, doc, add_per) -> None:
                     help="enumerate even when the shipped table has these thresholds")
     ex.add_argument("--all", action="store_true",
                     help="also print the 胡息 distribution rows (always written)")
+    B.add_set(ex)
     ex.set_defaults(func=cmd_exact)

@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from zipai_sim.cli import bounds as B
 from zipai_sim.cli.bounds import CliError as _Fail
 from zipai_sim.cli.bounds import seed_arg
 from zipai_sim.cli.outputs import check_out
@@ -17,10 +18,9 @@ from zipai_sim.report import DEFAULT_SEED
 def cmd_hand(a: argparse.Namespace) -> int:
     """Print the best decomposition, 胡息, complete/win, and the waits (听) of a hand."""
     from zipai_sim.deals.evaluate import as_counts, explain, waits
-    from zipai_sim.game.variants import load_variant
     from zipai_sim.report import header
 
-    v = load_variant(a.variant)
+    v = B.load(a, a.variant)
     # one size check before any output: the analysis takes 2..22 cards, an incoming card
     # 1..21 (RULES.md §2 hand sizes + one card), and the waits need room for one more card
     size, most = int(as_counts(a.text).sum()), v.layout.dealer_cards
@@ -65,7 +65,7 @@ def cmd_play(a: argparse.Namespace) -> int:
         raise _Fail(f"--deal must be ≥ 0, got {a.deal}")
     if a.jsonl is not None:
         check_out(a.jsonl, (".jsonl",))
-    game, out = play_seeded(a.variant, a.seed, a.deal, a.policy)
+    game, out = play_seeded(B.load(a, a.variant), a.seed, a.deal, a.policy)
     from zipai_sim.report import play_header
 
     print(play_header(game.v.key, game.v.rules_hash, game.v.win.threshold, game.seats, a.seed,
@@ -86,7 +86,10 @@ def cmd_replay(a: argparse.Namespace) -> int:
     every move and the settlement; print each hand's trace as ``zipai-sim play`` printed it."""
     from zipai_sim.records.replay import replay_lines
 
-    print("\n".join(replay_lines(a.file, a.hand, a.variant)))
+    if a.set and a.variant is None:
+        raise _Fail("--set changes a variant: name it with --variant (the records' own key)")
+    variant = B.load(a, a.variant) if a.set else a.variant
+    print("\n".join(replay_lines(a.file, a.hand, variant)))
     return 0
 
 
@@ -103,6 +106,7 @@ def add_hand(sub, doc) -> None:
                     help="where the incoming card comes from (default: %(default)s)")
     hd.add_argument("--liangzhang", default=None, metavar="CARD",
                     help="the dealer's shown card, for 衡阳's 五坎 rule, e.g. 三 (default: none)")
+    B.add_set(hd)
     hd.set_defaults(func=cmd_hand)
     pl = sub.add_parser("play", help=doc(cmd_play), description=cmd_play.__doc__)
     pl.add_argument("--variant", default="guangxi-81",
@@ -116,6 +120,7 @@ def add_hand(sub, doc) -> None:
     pl.add_argument("--jsonl", type=Path, default=None, metavar="FILE",
                     help="also write the hand record to FILE.jsonl (docs/records.md; "
                     "`zipai-sim replay FILE` prints this trace again); default: none")
+    B.add_set(pl)
     pl.set_defaults(func=cmd_play)
     rp = sub.add_parser("replay", help=doc(cmd_replay), description=cmd_replay.__doc__)
     rp.add_argument("file", type=Path, metavar="FILE", help="hand records, JSON lines")
@@ -124,4 +129,5 @@ def add_hand(sub, doc) -> None:
     rp.add_argument("--variant", default=None,
                     help="variant key or TOML path the hands were played with (default: the "
                     "records' variant, checked against their rules hash)")
+    B.add_set(rp)
     rp.set_defaults(func=cmd_replay)

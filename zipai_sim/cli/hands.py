@@ -8,7 +8,7 @@ from pathlib import Path
 
 from zipai_sim.cli.arena import add_rollout_k
 from zipai_sim.cli.bounds import CliError as _Fail
-from zipai_sim.cli.bounds import Repeatable, add_thresholds, add_variants, seed_arg
+from zipai_sim.cli.bounds import Repeatable, add_set, add_thresholds, add_variants, seed_arg
 from zipai_sim.cli.bounds import at_least_one as _at_least_one
 from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
 from zipai_sim.cli.outputs import check_out, distinct_outputs, partial_path, rows_path, save
@@ -44,9 +44,8 @@ def cmd_balance(a: argparse.Namespace) -> int:
     if rows_out is not None:
         check_out(rows_out)
     distinct_outputs([("--out", a.out), ("--rows-out", rows_out)])
-    from zipai_sim.game.variants import load_variant
 
-    runs = [load_variant(v) for v in a.variants]
+    runs = [B.load(a, v) for v in a.variants]
     if a.thresholds:  # a sweep: every variant at every threshold (大字牌 15/20/25/30)
         runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
     B.distinct_runs(runs)
@@ -117,7 +116,7 @@ def cmd_match(a: argparse.Namespace) -> int:
     per = _per(a)
     if a.target is not None and a.goal != "hu100":
         raise _Fail(f"--target applies to --goal hu100 only, not --goal {a.goal}")
-    r = simulate_matches(a.variant, a.matches, a.seed, goal=a.goal, hands=hands,
+    r = simulate_matches(B.load(a, a.variant), a.matches, a.seed, goal=a.goal, hands=hands,
                          target=100 if a.target is None else a.target, policies=pols,
                          engine=a.engine, first_dealer=first,
                          max_hands=a.max_hands, client=a.client)
@@ -164,6 +163,7 @@ def add_balance_match(sub, _doc, _add_per) -> None:
     _add_per(ba)
     add_seed_threads(ba)
     add_checkpoint(ba)
+    add_set(ba)
     ba.set_defaults(func=cmd_balance)
     ma = sub.add_parser("match", help=_doc(cmd_match), description=cmd_match.__doc__)
     ma.add_argument("--variant", default="guangxi-81",
@@ -196,4 +196,5 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help="Parquet file for the per-match rows (default: none)")
     _add_per(ma)
     add_checkpoint(ma)
+    add_set(ma)
     ma.set_defaults(func=cmd_match)

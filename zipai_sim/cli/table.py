@@ -9,6 +9,7 @@ from pathlib import Path
 from zipai_sim.cli.bounds import (
     CliError,
     Repeatable,
+    add_set,
     add_thresholds,
     add_variants,
     at_least_one,
@@ -35,7 +36,6 @@ def _table_deal(a: argparse.Namespace) -> tuple:
     """``table deal``: 天胡/地胡 by variant and threshold."""
     from zipai_sim import tables as T
     from zipai_sim.cli import bounds as B
-    from zipai_sim.game.variants import load_variant
     from zipai_sim.runs.chunks import check_count
 
     at_least_one(a.deals, "--deals")
@@ -43,7 +43,7 @@ def _table_deal(a: argparse.Namespace) -> tuple:
     if a.customary and a.thresholds:
         raise CliError("give --customary or --thresholds, not both")
     ths = "customary" if a.customary else a.thresholds
-    vs = [load_variant(v) for v in a.variants]
+    vs = [B.load(a, v) for v in a.variants]
     B.distinct_runs([v.with_threshold(t) for v in vs for t in a.thresholds or
                      [v.win.threshold]])
     runs = sum(len(v.win.thresholds) for v in vs) if a.customary else \
@@ -65,7 +65,6 @@ def _table_records(a: argparse.Namespace) -> tuple:
 
     from zipai_sim import tables as T
     from zipai_sim.cli import bounds as B
-    from zipai_sim.game.variants import load_variant
     from zipai_sim.report import ReportFrame, combine
     from zipai_sim.runs.chunks import check_count
     from zipai_sim.tables.opening import RECORD_SCHEMA, check_by
@@ -78,7 +77,7 @@ def _table_records(a: argparse.Namespace) -> tuple:
     if a.records is not None:
         check_out(a.records)
     distinct_outputs([("--records", a.records), ("--out", a.out)])
-    runs = [load_variant(v) for v in a.variants]
+    runs = [B.load(a, v) for v in a.variants]
     if a.thresholds:
         runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
     B.distinct_runs(runs)
@@ -119,7 +118,7 @@ def _table_waits(a: argparse.Namespace) -> tuple:
     if a.policy is not None and not a.play:
         raise CliError("--policy plays the --play hands: give --play N too")
     a.policy = a.policy or "greedy"
-    df = T.calculate(a.text, a.variant, melds=a.meld, unseen=a.unseen, stock=a.stock,
+    df = T.calculate(a.text, B.load(a, a.variant), melds=a.meld, unseen=a.unseen, stock=a.stock,
                      seen=a.seen, own_draws=a.own_draws, discards=a.discards, sims=a.sims,
                      play=a.play, seat=a.seat, seed=a.seed, policies=a.policy,
                      progress=None, client=a.client)
@@ -146,7 +145,7 @@ def _table_convergence(a: argparse.Namespace) -> tuple:
     if not 1 <= a.points <= B.MAX_POINTS:
         raise CliError(f"--points must be in 1..{B.MAX_POINTS}, got {a.points}")
     B.time_cap(a.deals, B.MAX_DEALS, "--deals", "deals")
-    df = T.convergence_table(a.variant, a.metric, a.deals, a.seed, points=a.points,
+    df = T.convergence_table(B.load(a, a.variant), a.metric, a.deals, a.seed, points=a.points,
                              start=a.start, threads=a.threads, progress=None,
                              client=a.client)
     done, partial = df.run["n"], df.run["partial"]
@@ -203,6 +202,7 @@ def add_table(sub, doc, add_per, parser_class) -> None:
         q.add_argument("--threads", type=int, default=None, metavar="N",
                        help="threads (default: all cores)")
         add_per(q)
+        add_set(q)
         q.set_defaults(func=cmd_table)
 
     de = kinds.add_parser("deal", help="天胡/地胡 rates by variant and threshold (simulate_deals)")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
@@ -125,6 +126,15 @@ class Variant:
                                f"got {_show(threshold)}") from None
         new = dataclasses.replace(self, win=dataclasses.replace(self.win, threshold=t))
         return dataclasses.replace(new, rules_hash=hash_rules(new))
+
+    def with_knobs(self, knobs: Mapping[str, Any]) -> Variant:
+        """A copy with some knobs set otherwise (``{"settle.huangzhuang_dealer": -2, …}``:
+        ``SECTION.KEY`` as in the TOML file), checked as a file is, with its own ``rules_hash``
+        (``variants.with_knobs``; RULES.md §8). Raises `VariantError` naming the knob."""
+        # the loader checks the whole rule set again: the one call up the game package
+        from zipai_sim.game.variants import with_knobs
+
+        return with_knobs(self, knobs)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict in the TOML file's shape, plus ``path`` and ``rules_hash``."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import fields
 from functools import cache
 from importlib import resources
@@ -38,7 +39,8 @@ from zipai_sim.game.sections import DECK_SIZE, SECTIONS, VariantError
 
 # Variant and VariantError (defined in ruleset and sections) are what the loader returns and
 # raises, re-exported here: ``zipai_sim`` and most callers import them with load_variant
-__all__ = ["Variant", "VariantError", "list_variants", "load_variant", "read_variant_file"]
+__all__ = ["Variant", "VariantError", "knob_value", "list_variants", "load_variant",
+           "read_variant_file", "with_knobs"]
 
 MAX_VARIANT_BYTES = 1 << 20  # a variant TOML file read at most; the shipped ones are ~4 KiB
 
@@ -192,3 +194,51 @@ def load_variant(name_or_path: str | os.PathLike[str] | Variant) -> Variant:
                            f"{', '.join(list_variants())} (or give a path to a .toml file)")
     raise TypeError(f"load_variant takes a variant key, a path or a Variant, "
                     f"not {type(name_or_path).__name__}")
+
+
+def with_knobs(variant: str | os.PathLike[str] | Variant, knobs: Mapping[str, Any]) -> Variant:
+    """``variant`` with some knobs set otherwise, validated exactly as a TOML file is.
+
+    ``knobs`` maps a knob's name, ``"SECTION.KEY"`` as in the file (``"settle.huangzhuang_dealer"``,
+    ``"win.threshold"``, ``"mingtang.values.hong_hu"`` for one 名堂), to its value in the file's
+    types (an int, bool, string, or a list for ``[small, big]`` pairs and tables). The overrides are
+    applied to the variant's data and the whole rule set is checked again (RULES.md §8: each knob's
+    type and range, the knobs that must agree, such as 荒庄 payments summing to 0), so an override
+    that breaks a rule is refused as a file would be. The copy keeps the key and gets its own
+    ``rules_hash``; its ``path`` is the original's.
+
+    Raises:
+        VariantError: an unknown section or key (the message lists the known ones), a value of the
+            wrong type or out of range, a rule set that no longer adds up; the message starts with
+            ``KEY with SECTION.KEY=VALUE`` and names the knob.
+    """
+    v = load_variant(variant)
+    if not isinstance(knobs, Mapping):
+        raise TypeError(f"knobs must be a mapping of SECTION.KEY to a value, not "
+                        f"{type(knobs).__name__}")
+    data = v.to_dict()
+    path, _ = data.pop("path"), data.pop("rules_hash")
+    where = f"{v.key} with " + ", ".join(f"{k}={_show(x)}" for k, x in knobs.items())
+    for name, value in knobs.items():
+        parts = name.split(".") if isinstance(name, str) else []
+        if len(parts) < 2 or parts[0] not in SECTIONS:
+            raise VariantError(f"{where}: unknown knob {_show(name)}: a knob is SECTION.KEY with "
+                               f"SECTION one of {', '.join(SECTIONS)}")
+        table = data
+        for i, part in enumerate(parts[:-1]):
+            table = table.get(part)
+            if not isinstance(table, dict):
+                raise VariantError(f"{where}: unknown knob {_show(name)}: "
+                                   f"{'.'.join(parts[:i + 1])} is not a table")
+        # an unknown last key is left for the loader to refuse, naming the known keys
+        table[parts[-1]] = value
+    return _from_data(data, where, None if path is None else Path(path))
+
+
+def knob_value(text: str) -> Any:
+    """A knob's value as typed on a command line (``--set KNOB=VALUE``): TOML syntax (``-2``,
+    ``true``, ``"same"``, ``[9, 12]``), or else the text itself as a string (``same``)."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text

@@ -24,14 +24,20 @@ cluster (``runs.run_batches``).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import polars as pl
 
+from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.play import DEFAULT_HAND_CHUNK
+from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
+from zipai_sim.play.rollout import play_chunks
+from zipai_sim.report import DEFAULT_SEED, Report, ReportFrame, diff_text, header, sig
 from zipai_sim.runs.checkpoint import register
 from zipai_sim.runs.chunks import (
     check_chunk_size,
@@ -41,13 +47,9 @@ from zipai_sim.runs.chunks import (
     chunk_keys,
     chunk_sizes,
 )
-from zipai_sim.report import DEFAULT_SEED, Report, ReportFrame, diff_text, header, sig
 from zipai_sim.runs.driver import run_batches
-from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.studies.arena import seats_won
-from zipai_sim.play import DEFAULT_HAND_CHUNK
-from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
-from zipai_sim.play.rollout import play_chunks
+from zipai_sim.studies.sweep import knob_of, sweep_runs
 
 #: hand-level 0/1 metrics after the per-seat ones, in table order
 SHARES = ("huangzhuang", "zimo", "fangpao", "tianhu", "dihu")
@@ -116,7 +118,7 @@ def _runs(variants, thresholds: Sequence[int] | None) -> list[Variant]:
 def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int] | None = None,
             policies: str | Sequence[str] = "greedy", chunk_size: int | None = None,
             threads: int | None = None, alpha: float = 0.05, progress: bool | None = False,
-            client: object = None) -> ReportFrame:
+            client: object = None, sweep: Mapping | None = None) -> ReportFrame:
     """Balance metrics of ``variants`` (keys, TOML paths or ``Variant``s; with ``thresholds``,
     each variant at each threshold) on the same ``n`` hands, each run against the first: the
     paired difference, its Student t 95% interval, the paired t test's p value and its Holm
@@ -128,6 +130,11 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     se, ci_low, ci_high, p_value, p_holm`` (Float64) and ``holm`` (Boolean: ``p_holm <
     alpha``). A zero-width interval means every hand gave the same difference (p = 1 when
     it is 0, else 0). Runs that score in different units (舵, 油 …) get no score rows.
+    ``sweep`` (``studies.sweep``): one variant, the baseline, against each setting of some of
+    its knobs, e.g. ``{"win.threshold": [12, 18]}`` or ``{("settle.huangzhuang_dealer",
+    "settle.huangzhuang_others"): [(-2, 1), (0, 0)]}`` (several keys: their grid); the table
+    then has one column per swept knob with the run's value (the header names the
+    baseline's) and no ``thresholds``.
     Policies: "random", "greedy", "lookahead" or "rollout" (``play.rollout.DEFAULT_K``
     worlds per candidate answer), one for every seat or one per seat.
     Progress, Ctrl-C (a partial result, the header says so), checkpoints and ``client``
@@ -141,7 +148,16 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     from zipai_sim.kernels import play as kp
     from zipai_sim.play import policy_codes
 
-    vs = _runs(variants, thresholds)
+    settings: list[dict] = []
+    if sweep is not None:
+        if thresholds is not None:
+            raise ValueError("give thresholds or a sweep, not both (sweep win.threshold instead)")
+        if isinstance(variants, Sequence) and not isinstance(variants, (str, os.PathLike)):
+            raise ValueError("a sweep varies one variant: give one, not a list")
+        base, settings, runs = sweep_runs(variants, sweep)
+        vs = _runs([base, *runs], None)
+    else:
+        vs = _runs(variants, thresholds)
     n, seed = check_count(n), check_seed(seed)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_HAND_CHUNK)
     if not (isinstance(alpha, float) and 0 < alpha < 1):
@@ -188,12 +204,16 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     units = sorted({v.settle.unit for v in vs})
     shown = [m for m in names if len(units) == 1 or not m.startswith("score_")]
     df = _table(vs, names, got.state, alpha, shown)
+    if settings:  # one column per swept knob: the run's value (Int64 where all are integers)
+        per_row = [settings[i] for i in range(len(vs) - 1) for _ in shown]
+        df = df.with_columns([_knob_column(k, [x[k] for x in per_row]) for k in settings[0]])
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="hands",
                chunk_size=cs, policies=pols, threads=th, workers=got.workers,
                seconds=time.perf_counter() - t0, partial=got.partial, n_requested=n,
-               extra=[f"each run against {vs[0].key} at threshold {vs[0].win.threshold}, "
-                      f"paired on the same hands"])
+               extra=[f"each run against {vs[0].key} at threshold {vs[0].win.threshold}"
+                      + (f" ({', '.join(f'{k}={_text(knob_of(vs[0], k))}' for k in settings[0])})"
+                         if settings else "") + ", paired on the same hands"])
     notes = [f"diff: run minus baseline, mean over hands with a Student t 95% interval from the "
              f"per-hand differences; p: paired t test; Holm: adjusted over all {df.height} "
              f"rows, ✓ where p_holm < {alpha}"]
@@ -201,6 +221,16 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
         notes.append(f"score rows left out: the runs score in different units "
                      f"({', '.join(units)})")
     return CompareFrame.wrap(df, run, notes=notes)
+
+
+def _text(x: object) -> str:
+    return json.dumps(x, ensure_ascii=False) if not isinstance(x, str) else x
+
+
+def _knob_column(name: str, values: list) -> pl.Series:
+    if all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+        return pl.Series(name, values, dtype=pl.Int64)
+    return pl.Series(name, [_text(x) for x in values], dtype=pl.String)
 
 
 SCHEMA = {"variant": pl.String, "threshold": pl.Int64, "rules_hash": pl.String,
@@ -276,7 +306,9 @@ def compare_view(df: pl.DataFrame) -> pl.DataFrame:
         "Holm")}
     for r in df.iter_rows(named=True):
         diff, ci = diff_text(r["diff"], r["ci_low"], r["ci_high"])
-        out["run"].append(f"{r['variant']} @ {r['threshold']}")
+        knobs = [c for c in df.columns if c not in SCHEMA]
+        out["run"].append(", ".join(f"{k.rsplit('.', 1)[-1]}={r[k]}" for k in knobs) if knobs
+                          else f"{r['variant']} @ {r['threshold']}")
         out["metric"].append(r["metric"])
         out["unit"].append(r["unit"])
         out["baseline"].append(sig(r["baseline_mean"], 4))
