@@ -2,9 +2,9 @@
 modules, numba code only in ``kernels`` and covered by the stale-cache guard, and the public API
 (``import zipai_sim as zs``: names and signatures) as it was before the packages were moved.
 
-``tests/api.txt`` was written by ``api_lines()`` on the commit before the move (c6df910), then
-gained ``Variant.with_knobs`` (issue 41), deliberately: the
-API a user programs against; a change to it must be deliberate (rewrite the file and say so).
+``tests/api.txt`` was written by ``api_lines()`` on the commit before the move (c6df910): the
+API a user programs against; a change to it must be deliberate (rewrite the file and say so, as
+issue 41 did when it added ``Variant.with_knobs``).
 """
 
 from __future__ import annotations

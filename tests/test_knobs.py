@@ -162,3 +162,27 @@ def test_compare_sweep_on_the_command_line(capsys, tmp_path, monkeypatch):
     assert meta["sweep_knobs"] == "win.threshold" and meta["sweep_baseline"] == '{"win.threshold": 15}'
     assert_one_line_error(*run(["compare", "--variants", "guangxi-81", "--hands", "10",
                                 "--sweep", "win.threshold=15"], capsys), "own")
+
+
+def test_plot_sweep_draws_each_setting_with_its_interval(capsys, tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from zipai_sim.plots import plot_sweep
+
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["compare", "--variants", "guangxi-81", "--hands", "600", "--sweep",
+                        f"{HZ[0]}/{HZ[1]}=-2/1,0/0", "--out", "sw.parquet"], capsys)
+    assert code == 0, err
+    df = pl.read_parquet("sw.parquet")
+    ax = plot_sweep(df, metric="score_seat0", baseline=-4)
+    line = ax.lines[0]  # the error-bar line: one point per setting, sorted by the knob
+    assert list(line.get_xdata()) == [-2, 0]
+    want = df.filter(pl.col("metric") == "score_seat0").sort(HZ[0])["diff"].to_list()
+    assert list(line.get_ydata()) == pytest.approx(want)
+    with pytest.raises(ValueError, match="not swept"):
+        plot_sweep(df, knob="win.threshold")
+    code, out, err = run(["plot", "sweep", "--from", "sw.parquet", "--out", "sw.png"], capsys)
+    assert code == 0 and (tmp_path / "sw.png").stat().st_size > 0, err
+    assert_one_line_error(*run(["plot", "sweep", "--from", "sw.parquet", "--out", "x.png",
+                                "--seat", "1"], capsys), "--seat")

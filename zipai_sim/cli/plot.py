@@ -12,7 +12,7 @@ from zipai_sim.cli.outputs import check_out
 
 def cmd_plot(a: argparse.Namespace) -> int:
     """Draw a figure from saved Parquet results, without re-running: tianhu-threshold, huxi,
-    seat-shares, dealer-edge, fanxing, convergence, scores (zipai_sim.plots)."""
+    seat-shares, dealer-edge, fanxing, convergence, scores, sweep (zipai_sim.plots)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -23,11 +23,13 @@ def cmd_plot(a: argparse.Namespace) -> int:
     check_out(a.out, (".png", ".svg"))
     df = plots.load_result(a.from_)
     kw: dict[str, object] = {}
-    for flag, value, kind in (("--metric", a.metric, "tianhu-threshold"),
-                              ("--seat", a.seat, "scores"),
-                              ("--log", a.log or None, "tianhu-threshold")):
-        if value is not None and a.kind != kind:
-            raise _Fail(f"{flag} applies to `plot {kind}` only, not `plot {a.kind}`")
+    for flag, value, kinds in (("--metric", a.metric, ("tianhu-threshold", "sweep")),
+                               ("--seat", a.seat, ("scores",)),
+                               ("--log", a.log or None, ("tianhu-threshold",)),
+                               ("--knob", a.knob, ("sweep",))):
+        if value is not None and a.kind not in kinds:
+            raise _Fail(f"{flag} applies to `plot {' / '.join(kinds)}` only, not "
+                        f"`plot {a.kind}`")
     kw["lang"] = a.lang
     if a.kind == "tianhu-threshold":
         kw["metric"] = a.metric or "tianhu"
@@ -38,6 +40,15 @@ def cmd_plot(a: argparse.Namespace) -> int:
             raise _Fail(f"--metric {a.metric!r} is not in the file; it has {', '.join(have)}")
     if a.kind == "scores":
         kw["seat"] = a.seat or 0
+    if a.kind == "sweep":
+        import json
+
+        from zipai_sim.runs.io import read_metadata
+
+        kw["metric"] = a.metric or "score_seat0"
+        kw["knob"] = a.knob
+        base = json.loads(read_metadata(a.from_[0]).get("sweep_baseline") or "{}")
+        kw["baseline"] = base.get(a.knob or next(iter(base), ""))
     ax = plots.PLOTS[a.kind](df, **kw)
     if a.title:
         ax.set_title(a.title)
@@ -58,7 +69,10 @@ def add_plot(sub, doc) -> None:
     po.add_argument("--out", type=Path, required=True, metavar="FILE",
                     help="FILE.png or FILE.svg")
     po.add_argument("--metric", default=None,
-                    help="tianhu-threshold only: the deal_table metric (default: tianhu)")
+                    help="tianhu-threshold: the deal_table metric (default: tianhu); sweep: the "
+                    "compare metric (default: score_seat0, the dealer edge)")
+    po.add_argument("--knob", default=None, metavar="SECTION.KEY",
+                    help="sweep only: the swept knob on the x axis (default: the first)")
     po.add_argument("--seat", type=int, default=None, metavar="S",
                     help="scores only: the seat (default: 0, dealer)")
     po.add_argument("--log", action="store_true",

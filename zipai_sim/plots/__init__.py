@@ -1,7 +1,7 @@
 """Figures of saved results (matplotlib): the figure helpers (``figures``), their drawing pieces
 (``draw``), labels in English and Chinese (``labels``), the runs a figure draws (``runs``), its
 provenance footer (``footer``), reading results (``load``), saving a figure with its metadata
-(``save``) and the Chinese font (``fonts``)."""
+(``save``), the sweep figure (``sweep``) and the Chinese font (``fonts``)."""
 
 from zipai_sim.plots.figures import (
     PLOTS,
@@ -12,6 +12,7 @@ from zipai_sim.plots.figures import (
     plot_huxi_distribution,
     plot_score_distribution,
     plot_seat_shares,
+    plot_sweep,
     plot_tianhu_threshold,
     read_figure_metadata,
     save_figure,
@@ -26,6 +27,7 @@ __all__ = [
     "plot_huxi_distribution",
     "plot_score_distribution",
     "plot_seat_shares",
+    "plot_sweep",
     "plot_tianhu_threshold",
     "read_figure_metadata",
     "save_figure",

@@ -18,7 +18,8 @@ Inputs, by helper (all polars DataFrames, e.g. read back from Parquet with ``loa
 
 - ``plot_tianhu_threshold``: ``tables.deal_table`` (``variant, threshold, metric, rate,
   ci_low, ci_high``).
-- ``plot_seat_shares``, ``plot_dealer_edge``: the balance table of ``studies.balance.simulate_hands``
+- ``plot_seat_shares``, ``plot_dealer_edge``: the balance table of
+  ``studies.balance.simulate_hands``
   (``variant, metric, seat, rate, ci_low, ci_high, mean, se``; ``zipai-sim balance --out``).
 - ``plot_huxi_distribution``, ``plot_score_distribution``, ``plot_fanxing``: per-hand rows,
   either ``tables.opening_records`` or the sampled rows of ``simulate_hands(rows=K)``; the
@@ -62,6 +63,7 @@ from zipai_sim.plots.labels import check_lang, metric_name, text
 from zipai_sim.plots.load import load_result
 from zipai_sim.plots.runs import id_cols, label_runs, split_runs
 from zipai_sim.plots.save import read_figure_metadata, save_figure
+from zipai_sim.plots.sweep import plot_sweep
 
 __all__ = [
     "PLOTS",
@@ -72,6 +74,7 @@ __all__ = [
     "plot_huxi_distribution",
     "plot_score_distribution",
     "plot_seat_shares",
+    "plot_sweep",
     "plot_tianhu_threshold",
     "read_figure_metadata",
     "save_figure",
@@ -367,4 +370,5 @@ PLOTS = {
     "fanxing": plot_fanxing,
     "convergence": plot_convergence,
     "scores": plot_score_distribution,
+    "sweep": plot_sweep,
 }
