@@ -67,7 +67,7 @@ def test_simulate_deals_resumed_equals_the_uninterrupted_run(tmp_path, monkeypat
     assert again.resumed == 8 * 1024  # the rate printed is of the deals dealt in this run
     assert "8,192 deals resumed from a checkpoint" in str(again.report())
     with checkpoint(tmp_path / "c", resume=True):  # all saved: nothing is computed
-        _ctrl_c_after(monkeypatch, __import__("zipai_sim.deals.simulate").simulate.ko,
+        _ctrl_c_after(monkeypatch, __import__("zipai_sim.deals.simulate").deals.simulate.ko,
                       "analyze_chunks", 0)
         _same(simulate_deals("guangxi-81", threads=2, **args), whole)
 

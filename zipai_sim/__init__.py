@@ -23,6 +23,7 @@ from zipai_sim.records.replay import Replay, ReplayError, replay_record
 from zipai_sim.runs.checkpoint import CheckpointError, checkpoint
 from zipai_sim.studies.arena import arena
 from zipai_sim.studies.balance import simulate_hands
+from zipai_sim.studies.fair import FairResult, fair
 from zipai_sim.studies.match import MatchResult, play_match, simulate_matches
 from zipai_sim.tables import calculate
 from zipai_sim.version import __version__
@@ -53,6 +54,7 @@ __all__ = [
     "CheckpointError",
     "Deal",
     "Explanation",
+    "FairResult",
     "HandRecord",
     "MatchResult",
     "Observation",
@@ -71,6 +73,7 @@ __all__ = [
     "evaluate_opening",
     "exact_opening",
     "explain",
+    "fair",
     "format_hand",
     "list_variants",
     "load_variant",

@@ -14,6 +14,7 @@ from zipai_sim.cli.bounds import at_least_one as _at_least_one
 from zipai_sim.cli.checkpoint import add_checkpoint, checkpointing
 from zipai_sim.cli.dask import dask_client
 from zipai_sim.cli.exact import add_exact
+from zipai_sim.cli.fair import add_fair
 from zipai_sim.cli.hand import add_hand
 from zipai_sim.cli.hands import add_balance_match
 from zipai_sim.cli.outputs import (
@@ -155,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_compare(sub, _doc)
     add_exact(sub, _doc, _add_per)
+    add_fair(sub, _doc)
     va = sub.add_parser("variants", help=_doc(cmd_variants), description=cmd_variants.__doc__)
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")

@@ -9,7 +9,7 @@ hand, the settlement) with the record the engine's hand gives; the first differe
 ReplayError naming its line. A record that replays is a legal hand that ends as recorded.
 
 >>> from zipai_sim.play.trace import play_seeded
->>> from zipai_sim.records.format import record_from_game
+>>> from zipai_sim.records.build import record_from_game
 >>> game, out = play_seeded("guangxi-81", 2026, 1)
 >>> rec = record_from_game(game, out, seed=2026, deal=1, policies=["greedy"] * 3)
 >>> replay(rec).log == game.log          # the trace ``zipai-sim play`` prints, line for line

@@ -61,7 +61,7 @@ def metric_names(seats: int) -> list[str]:
             + list(SHARES) + ["draws"])
 
 
-def _metrics(v: Variant, rows: np.ndarray, cache: OutcomeCache | None = None) -> np.ndarray:
+def hand_metrics(v: Variant, rows: np.ndarray, cache: OutcomeCache | None = None) -> np.ndarray:
     """``int64[k, n_metrics]``: the per-hand metrics of kernel outcome rows ``int64[k, N_OUT]``
     (``cache``: ``settle_outcomes``')."""
     from zipai_sim.kernels import play as kp
@@ -178,7 +178,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
             outs.append(out)
         t = _Paired(len(vs), len(names))
         for c in range(k):  # chunk order; integer sums: exact, thread-independent
-            ms = [_metrics(v, out[c, : sizes[c]], cache)
+            ms = [hand_metrics(v, out[c, : sizes[c]], cache)
                   for v, out, cache in zip(vs, outs, caches)]
             t.n += int(sizes[c])
             for r, m in enumerate(ms):
