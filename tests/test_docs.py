@@ -260,3 +260,18 @@ def test_readme_command_lines_run(examples):
     for argv in README_COMMANDS:
         assert examples[" ".join(argv)] == "ok", f"uv run zipai-sim {' '.join(argv)}: " + \
             examples[" ".join(argv)]
+
+
+def test_every_module_has_its_reference_page():
+    """Each module of the package is rendered on its package's page of the API reference
+    (docs/reference/PACKAGE.md), so a new module cannot go undocumented."""
+    import pkgutil
+
+    import zipai_sim
+
+    pages = "".join(p.read_text(encoding="utf-8")
+                    for p in (ROOT / "docs" / "reference").glob("*.md"))
+    mods = [m.name for m in pkgutil.walk_packages(zipai_sim.__path__, "zipai_sim.")
+            if m.name.count(".") >= 2 or m.ispkg]
+    missing = [m for m in mods if f"::: {m}\n" not in pages and m != "zipai_sim.version"]
+    assert missing == []

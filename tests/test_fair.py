@@ -100,3 +100,13 @@ def test_fair_on_the_command_line(capsys, tmp_path, monkeypatch):
                                capsys), "--range")
     assert_one_line_error(*run(["fair", "--knob", "win.threshold", "--range", "10", "20",
                                 "--link", "settle.x=two"], capsys), "--link")
+
+
+def test_an_undecided_value_inside_keeps_the_bracket_and_an_estimate():
+    """The crossing sits on 3 itself: no hand count tells 3's side, but 2 and 4 are told, and
+    the interpolation between them holds 3."""
+    ans = bracket_search(_synthetic(1.0, 3.0, 2.0, common=False), 0, 8, 0.0, start=256,
+                         max_n=2048)
+    assert ans.status == "unknown" and ans.undecided == 3
+    assert (ans.below, ans.above) == (2, 4) and ans.ci_low <= 3.0 <= ans.ci_high
+    assert not ans.closer_sure

@@ -14,8 +14,9 @@ random numbers) and spends hands where the answer is uncertain:
    target), then the middle of the bracket until the two values around the crossing are
    adjacent integers. ``α_d = α / D`` with ``D`` the most decisions the search can take, so that
    every decision holds together with chance ≥ 1 − ``α``.
-3. **The crossing** between the adjacent values ``a`` and ``a + 1``, on the decks both were played
-   on: ``x* = a + w*`` where ``(1 − w) m_a + w m_b`` meets the target, and its 95% interval (at
+3. **The crossing** between the adjacent values ``a`` and ``a + 1`` (or, when a value inside
+   the bracket stayed undecided, between the bracket's ends, each then played on as many hands
+   as the undecided value), on the decks both were played on: ``x* = a + w*`` where ``(1 − w) m_a + w m_b`` meets the target, and its 95% interval (at
    ``1 − α``) the ``w`` where that combination's paired interval holds the target (Fieller's
    interval, read on a grid of 2,001 points); "closer" is the value the target is nearer to.
 
@@ -55,8 +56,9 @@ class Answer:
     integers: ``estimate`` with ``ci_low``/``ci_high`` and the ``closer`` value), ``on target``
     (``estimate`` is a value whose metric is within ``tol`` of the target), ``none in range``
     (the metric is on one side of the target at both ends: ``side``), ``unknown`` (a decision
-    ran out of hands: the bracket so far is ``below``/``above``). ``points``: every value looked
-    at, in the order looked; ``hands``: the hands played, over all values."""
+    ran out of hands: at an end, no bracket; inside, at ``undecided``, the bracket so far is
+    ``below``/``above`` and ``estimate`` interpolates between them). ``points``: every value
+    looked at, in the order looked; ``hands``: the hands played, over all values."""
 
     status: str
     points: list[Point] = field(default_factory=list)
@@ -69,6 +71,7 @@ class Answer:
     closer_sure: bool = False
     side: str = ""
     n_common: int = 0
+    undecided: int | None = None
 
     @property
     def hands(self) -> int:
@@ -139,8 +142,8 @@ def bracket_search(evaluate: Evaluate, lo: int, hi: int, target: float, *,
     crosses ``target`` (module docstring). ``evaluate(x, n)``: ``float[n]`` or ``int[n]``, the
     metric on the first ``n`` decks at knob value ``x`` (the first ``n`` of a longer call must
     be the same values). ``answer``: an ``Answer`` to fill as the search goes (so that a caller
-    whose ``evaluate`` raises keeps the points looked at). Raises ValueError for ``lo ≥ hi``, ``alpha`` outside (0, 1), a
-    negative ``tol`` or sizes below 2."""
+    whose ``evaluate`` raises keeps the points looked at). Raises ValueError for ``lo ≥ hi``,
+    ``alpha`` outside (0, 1), a negative ``tol`` or sizes below 2."""
     if not (isinstance(lo, int) and isinstance(hi, int)) or lo >= hi:
         raise ValueError(f"the range must be two integers lo < hi, got {lo!r}, {hi!r}")
     if not 0 < alpha < 1:
@@ -177,7 +180,7 @@ def bracket_search(evaluate: Evaluate, lo: int, hi: int, target: float, *,
             ans.status, ans.estimate = "on target", float(mid.x)
             return ans
         if mid.decision == "unknown":
-            ans.status = "unknown"
+            ans.status, ans.undecided = "unknown", mid.x
             break
         if mid.decision == left.decision:
             left = mid
@@ -188,5 +191,14 @@ def bracket_search(evaluate: Evaluate, lo: int, hi: int, target: float, *,
     ans.above, ans.below = up.x, down.x
     if ans.status != "unknown":
         ans.status = "crossing"
-        _crossing(evaluate, left, right, target, alpha, ans)
+    else:  # the bracket's ends on as many hands as the undecided value, for the interpolation
+        for p in (left, right):
+            vals = evaluate(p.x, max(p.n, pts[ans.undecided].n))
+            p.n, p.looks = len(vals), p.looks + 1
+            p.mean, p.se = _stats(vals)
+            half = _z(a_d / (p.looks * (p.looks + 1))) * p.se
+            p.ci_low, p.ci_high = p.mean - half, p.mean + half
+    _crossing(evaluate, left, right, target, alpha, ans)
+    if right.x - left.x > 1:  # a wider bracket: the nearest whole value, never sure
+        ans.closer, ans.closer_sure = round(ans.estimate), False
     return ans

@@ -103,8 +103,15 @@ class FairResult:
         if a.status == "none in range":
             return (f"no {k} in {self.lo}..{self.hi} meets {t}: the metric is {a.side} it at "
                     f"both ends")
-        return (f"unknown: the hands allowed could not tell which side of {t} a value is on "
-                f"(raise max_hands or give tol)")
+        if a.undecided is not None:
+            p = next(q for q in a.points if q.x == a.undecided)
+            return (f"{t} lies between {k} = {a.below} (below) and {a.above} (above); at "
+                    f"{a.undecided} the hands allowed could not tell the side ({sig(p.mean, 3)}, "
+                    f"interval [{sig(p.ci_low, 3)}, {sig(p.ci_high, 3)}]); interpolated: "
+                    f"{sig(a.estimate, 3)}, 95% interval [{sig(a.ci_low, 3)}, "
+                    f"{sig(a.ci_high, 3)}] on {a.n_common:,} common hands")
+        return (f"unknown: the hands allowed could not tell which side of {t} an end of the "
+                f"range is on (raise max_hands or give tol)")
 
     def report(self) -> Report:
         v = self.variant
@@ -144,7 +151,8 @@ class FairResult:
                "chunk_size": str(self.chunk_size), "n": str(a.hands),
                "partial": str(self.partial).lower(), "engine": "numba",
                "answer": self.sentence()}
-        for name in ("below", "above", "estimate", "ci_low", "ci_high", "closer", "n_common"):
+        for name in ("below", "above", "estimate", "ci_low", "ci_high", "closer", "n_common",
+                     "undecided"):
             x = getattr(a, name)
             if x is not None:
                 out[name] = repr(x)
