@@ -105,7 +105,7 @@ def add_compare(sub, doc) -> None:
                     action=Repeatable, nargs="+", default=None, metavar="T",
                     help="起胡 thresholds: every variant at each (default: each variant's own)")
     co.add_argument("--sweep", type=_sweep_arg, action="append", default=None,
-                    metavar="KNOB=V1,V2,…",
+                    metavar="KNOB=VALUES",
                     help="compare one variant with each setting of a rule knob (SECTION.KEY as "
                     "in its TOML file), e.g. win.threshold=12,18; knobs that change together "
                     "as KNOB/KNOB2=V1/W1,V2/W2; repeated: every combination (docs/knobs.md)")

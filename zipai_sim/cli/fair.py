@@ -57,10 +57,10 @@ def add_fair(sub, doc) -> None:
     fa = sub.add_parser("fair", help=doc(cmd_fair), description=cmd_fair.__doc__)
     fa.add_argument("--variant", default="guangxi-81",
                     help="variant key or TOML path (default: %(default)s)")
-    fa.add_argument("--knob", required=True, metavar="SECTION.KEY",
+    fa.add_argument("--knob", required=True, metavar="KNOB",
                     help="the integer knob to search, e.g. settle.huangzhuang_others")
-    fa.add_argument("--range", type=int, nargs=2, required=True, metavar=("LO", "HI"),
-                    help="the values to search between")
+    fa.add_argument("--range", type=int, nargs=2, required=True, metavar="N",
+                    help="LO HI: the values to search between")
     fa.add_argument("--target", default="score_seat0=0", metavar="METRIC=VALUE",
                     help="the metric (as compare names it) and the value it should take "
                     "(default: %(default)s, the dealer's seat worth nothing)")

@@ -71,7 +71,7 @@ def add_plot(sub, doc) -> None:
     po.add_argument("--metric", default=None,
                     help="tianhu-threshold: the deal_table metric (default: tianhu); sweep: the "
                     "compare metric (default: score_seat0, the dealer edge)")
-    po.add_argument("--knob", default=None, metavar="SECTION.KEY",
+    po.add_argument("--knob", default=None, metavar="KNOB",
                     help="sweep only: the swept knob on the x axis (default: the first)")
     po.add_argument("--seat", type=int, default=None, metavar="S",
                     help="scores only: the seat (default: 0, dealer)")
