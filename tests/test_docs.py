@@ -233,7 +233,8 @@ with open(job["out"], "w", encoding="utf-8") as f:
 
 EXAMPLE_PAGES = [p for p in PYTHON_PAGES if fenced(p, "python")]
 README_COMMANDS = [shlex.split(line.split("  #")[0])[3:]
-                   for _, code in fenced(README, "bash") for line in code.splitlines()
+                   for _, code in fenced(README, "bash")
+                   for line in code.replace("\\\n", " ").splitlines()  # continued lines
                    if line.startswith("uv run zipai-sim ")]
 
 

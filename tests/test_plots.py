@@ -174,6 +174,15 @@ def summary():
         pl.lit("guangxi-81").alias("variant"))
 
 
+@pytest.fixture(scope="module")
+def sweep():
+    from zipai_sim.studies.compare import compare
+
+    return compare("guangxi-81", 300, seed=4,
+                   sweep={("settle.huangzhuang_dealer", "settle.huangzhuang_others"):
+                          [(0, 0), (-2, 1)]})
+
+
 #: every figure kind, from each kind of input it takes: name → (fixture, draw(data, lang))
 FIGURES = {
     "tianhu-threshold": ("deal", lambda d, lang: plots.plot_tianhu_threshold(d, lang=lang)),
@@ -187,6 +196,7 @@ FIGURES = {
     "fanxing-summary": ("summary", lambda d, lang: plots.plot_fanxing(d, lang=lang)),
     "convergence": ("convergence", lambda d, lang: plots.plot_convergence(d, lang=lang)),
     "scores": ("records", lambda d, lang: plots.plot_score_distribution(d, seat=2, lang=lang)),
+    "sweep": ("sweep", lambda d, lang: plots.plot_sweep(d, baseline=-4, lang=lang)),
 }
 
 
