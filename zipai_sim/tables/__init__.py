@@ -15,7 +15,6 @@ Markdown (``to_markdown``).
 (['二', '十', '拾', 'any'], [False, False, False])
 """
 
-from zipai_sim.tables._util import formatted, table_metadata, to_markdown, with_wilson, write_table
 from zipai_sim.tables.deal import DEAL_METRICS, convergence_points, convergence_table, deal_table
 from zipai_sim.tables.opening import (
     FEATURES,
@@ -24,6 +23,7 @@ from zipai_sim.tables.opening import (
     opening_table,
     tenpai_table,
 )
+from zipai_sim.tables.output import formatted, table_metadata, to_markdown, with_wilson, write_table
 from zipai_sim.tables.waits import calculate, p_none, parse_melds
 
 __all__ = [

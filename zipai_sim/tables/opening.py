@@ -34,7 +34,7 @@ from zipai_sim.runs.chunks import (
 )
 from zipai_sim.runs.driver import cons_list, run_parts
 from zipai_sim.stats import mean_se
-from zipai_sim.tables._util import with_wilson
+from zipai_sim.tables.output import with_wilson
 
 VariantLike = str | os.PathLike | Variant
 

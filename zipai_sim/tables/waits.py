@@ -40,7 +40,7 @@ from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.kernels import hand as khand
 from zipai_sim.report import DEFAULT_SEED, ReportFrame
 from zipai_sim.runs.chunks import check_seed
-from zipai_sim.tables._util import with_wilson
+from zipai_sim.tables.output import with_wilson
 from zipai_sim.tables.waits_mc import simulate_draws, simulate_play
 
 VariantLike = str | os.PathLike | Variant

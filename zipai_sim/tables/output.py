@@ -1,4 +1,4 @@
-"""Shared pieces of the tables: Wilson rows, Markdown, Parquet with run metadata."""
+"""What every table shares on its way out: Wilson rows, Markdown, Parquet with run metadata."""
 
 from __future__ import annotations
 
