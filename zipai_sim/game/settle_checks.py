@@ -23,6 +23,7 @@ __all__ = ["check_result", "fail"]
 
 
 def fail(message: str) -> NoReturn:
+    """Raise ValueError with ``message``, prefixed ``settle:`` (an impossible hand result)."""
     raise ValueError(f"settle: {message}")
 
 

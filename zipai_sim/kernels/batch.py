@@ -1,4 +1,5 @@
-"""Batch kernels behind the public API (``zipai_sim.deals.evaluate``): one pass that checks a batch of
+"""Batch kernels behind the public API (``zipai_sim.deals.evaluate``): one pass that checks a
+batch of
 hands and counts its 提 and 坎, the opening evaluation of every row (``evaluate_batch``), one
 pass that does both, and 听 (waits) of every row.
 

@@ -44,6 +44,7 @@ def _add(lo, hi, i, x):
 
 @njit(cache=True, _nrt=False)
 def comb(n, k):
+    """The binomial coefficient C(n, k) in int64 (0 outside 0 ≤ k ≤ n)."""
     if k < 0 or k > n:
         return 0
     r = 1
@@ -162,6 +163,7 @@ def _alt_symbol(plain, pacc, metas, hand, k, free_k, need_bit):
 
 @njit(cache=True, _nrt=False, inline="always")
 def hand_fours(hand):
+    """The number of 提 (four of a kind) in ``hand: int8[20]``."""
     return count_ti_kan(hand)[0]
 
 
@@ -205,6 +207,8 @@ def _dihu_weight(hand, w, k, copies, n_cards, P):
 @njit(cache=True, _nrt=False)
 def leaf(mode, hand, w, metas, plain, enter, three, pacc, tacc, copies, n_cards, fx, excl,
           P, work, fxbuf, lo, hi, desig):
+    """Add complete hand ``hand: int8[20]`` of weight ``w`` (its card sets) to the counters
+    ``lo``/``hi`` as ``mode`` reads it (module docstring; ``MODE_*``, ``A_*``)."""
     total = 0
     for j in range(20):
         total += copies[j]

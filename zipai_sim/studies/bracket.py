@@ -16,9 +16,10 @@ random numbers) and spends hands where the answer is uncertain:
    every decision holds together with chance ≥ 1 − ``α``.
 3. **The crossing** between the adjacent values ``a`` and ``a + 1`` (or, when a value inside
    the bracket stayed undecided, between the bracket's ends, each then played on as many hands
-   as the undecided value), on the decks both were played on: ``x* = a + w*`` where ``(1 − w) m_a + w m_b`` meets the target, and its 95% interval (at
-   ``1 − α``) the ``w`` where that combination's paired interval holds the target (Fieller's
-   interval, read on a grid of 2,001 points); "closer" is the value the target is nearer to.
+   as the undecided value), on the decks both were played on: ``x* = a + w*`` where
+   ``(1 − w) m_a + w m_b`` meets the target, and its 95% interval (at ``1 − α``) the ``w``
+   where that combination's paired interval holds the target (Fieller's interval, read on a
+   grid of 2,001 points); "closer" is the value the target is nearer to.
 
 A metric that is not monotone in the knob may cross more than once: the search finds one
 crossing, between two values whose signs it has shown to differ.
@@ -75,6 +76,7 @@ class Answer:
 
     @property
     def hands(self) -> int:
+        """The hands played at every value looked at, added up."""
         return sum(p.n for p in self.points)
 
 

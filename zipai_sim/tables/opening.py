@@ -206,6 +206,7 @@ TENPAI_NOTES = (("band: lower edge of the p_draw band, %; p_exact: mean exact dr
 
 
 def check_by(records: pl.DataFrame, by: Sequence[str]) -> list[str]:
+    """``by`` as a list of ``records`` columns to group by; ValueError naming the missing ones."""
     by = [by] if isinstance(by, str) else list(by)
     missing = [c for c in by if c not in records.columns]
     if missing:

@@ -89,6 +89,7 @@ from zipai_sim.kernels.play.winning import can_win, take_win
 
 @njit(cache=True, _nrt=False)
 def lay_opening_ti(P, hands, melds, ints, moves, s):
+    """Seat ``s`` lays every four of a kind it was dealt as 提 on the table (RULES.md §6)."""
     for k in range(20):
         if hands[s, k] == 4:
             set_count(hands, ints, s, k, 0)
@@ -203,7 +204,8 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
         else:
             yes = pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, i64(s), i64(c))
             if freezing(ints, policies, s):
-                freeze_list(ints, i64(s), i64(RO_PENG), i64(c), i64(1 if yes else 0), i64(0), i64(2))
+                freeze_list(ints, i64(s), i64(RO_PENG), i64(c), i64(1 if yes else 0), i64(0),
+                            i64(2))
         if yes:
             set_count(hands, ints, s, c, 0)
             add_same(P, melds, ints, s, MELD_PENG, c, 3)
@@ -342,8 +344,8 @@ def on_draw(P, S, deck, moves, out, policies, t, c, last):
         hx = can_win(P, hands, marks, melds, ints, work, i64(t), i64(c), i64(1), i64(1))
         if hx >= 0:
             fl = F_OWN | F_DRAWN | (F_HAIDI if last else 0)
-            take_win(P, S, deck, moves, out, i64(t), i64(HOW_ZIMO), i64(c), i64(hx), i64(-1), i64(fl),
-                 i64(0))
+            take_win(P, S, deck, moves, out, i64(t), i64(HOW_ZIMO), i64(c), i64(hx), i64(-1),
+                     i64(fl), i64(0))
             return WIN
         if hands[t, c] == 2:
             kind = MELD_CHOUWEI if marks[MK_PASSED_PENG, t, c] != 0 else MELD_WEI
@@ -360,7 +362,8 @@ def on_draw(P, S, deck, moves, out, policies, t, c, last):
         if hx >= 0:
             fl = F_DRAWN | (F_HAIDI if last else 0) | (F_OWN if s == t else 0)
             how = HOW_ZIMO if s == t else HOW_DRAWN
-            take_win(P, S, deck, moves, out, i64(s), i64(how), i64(c), i64(hx), i64(-1), i64(fl), i64(0))
+            take_win(P, S, deck, moves, out, i64(s), i64(how), i64(c), i64(hx), i64(-1), i64(fl),
+                     i64(0))
             return WIN
     for i in range(1, seats + 1):
         s = seat(t + i, seats)  # others(t), then t

@@ -212,6 +212,7 @@ def new_scratch():
 
 @njit(cache=True)
 def make_scratch():
+    """``new_scratch`` inside a kernel (a rollout's own scratch for each world)."""
     return (
         np.zeros((MAX_SEATS, 20), np.int8),
         np.zeros((3, MAX_SEATS, 20), np.int8),

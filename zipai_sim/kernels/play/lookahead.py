@@ -389,8 +389,8 @@ def look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
     """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key."""
     U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
     left = full - 2 * (i64(1) << (W * c))
-    vw, v1, g, _k = _best_key(P, memo, left, th + meld_points(P, MELD_PENG, c), fo, _free(left), U, utot,
-                              fl)
+    vw, v1, g, _k = _best_key(P, memo, left, th + meld_points(P, MELD_PENG, c), fo, _free(left),
+                              U, utot, fl)
     return _above(vw, v1, g, now[0], now[1], now[2])
 
 

@@ -108,16 +108,19 @@ def run_pts(P, code):
 
 @njit(cache=True, _nrt=False, inline="always")
 def table_huxi(melds, ints, s):
+    """The 胡息 of seat ``s``'s table groups (``Player.table_huxi``)."""
     return ints[I_TH + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def seat_fours(melds, ints, s):
+    """Seat ``s``'s four-card groups on the table (``Player.fours``)."""
     return ints[I_FO + s]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def at_rest(hands, melds, ints, s):
+    """Seat ``s``'s cards at rest, hand and table (``Player.at_rest``; RULES.md §5.3)."""
     return ints[I_HELD + s] + ints[I_NTAB + s]
 
 
@@ -195,6 +198,7 @@ def add_group(P, melds, ints, s, code):
 
 @njit(cache=True, _nrt=False, inline="always")
 def del_meld(melds, ints, s, i):
+    """Remove seat ``s``'s table group ``i``, keeping the seat's 胡息 and card sums."""
     n = ints[I_NMELD + s]
     ints[I_TH + s] -= melds[s, i, MD_HUXI]
     ints[I_NTAB + s] -= melds[s, i, MD_LEN]

@@ -121,7 +121,8 @@ def _win_huxi(P, hands, melds, ints, work, s, c, own, drawn):
     best = i64(-1)
     i, new, free_ok = _forced_at(P, melds, ints, s, c, own, drawn)
     if i >= 0 and pre(pk, nf, fo + f4 + 1):
-        best = eval_hand(hands[s], i64(-1), i64(1), th - melds[s, i, MD_HUXI] + meld_points(P, new, c),
+        best = eval_hand(hands[s], i64(-1), i64(1),
+                         th - melds[s, i, MD_HUXI] + meld_points(P, new, c),
                          fo + 1, P, work)
     if free_ok and may_eval(P, pk, nf, fo + f4, c, own, hands[s, c]):
         best = max(best, eval_hand(hands[s], i64(c), i64(own), th, fo, P, work))
@@ -201,7 +202,8 @@ def _all_pungs(P, S, s, c, flags, hx):
     n = hands[s, c]
     if n == 3:
         new = MELD_TI if own else MELD_PAO
-        if _pungs_only(free, fo + 1) and locked - meld_points(P, MELD_KAN, c) + meld_points(P, new, c) == hx:
+        if _pungs_only(free, fo + 1) and \
+                locked - meld_points(P, MELD_KAN, c) + meld_points(P, new, c) == hx:
             return 1
     elif n == 2:
         free[c] = 0
@@ -312,7 +314,8 @@ def _co_win(P, S, deck, moves, out, s, hx, shape):
     out[base + CO_BIG] = big
     out[base + CO_TOTAL] = total
     out[base + CO_FANXING] = fx
-    out[base + CO_ALL_PUNGS] = _all_pungs(P, S, i64(s), lz, i64(F_IN_HAND | F_OWN | F_DRAWN), i64(hx))
+    out[base + CO_ALL_PUNGS] = _all_pungs(P, S, i64(s), lz, i64(F_IN_HAND | F_OWN | F_DRAWN),
+                                          i64(hx))
     out[base + CO_INSTANT] = shape
     out[O_NCO] = q + 1
     a = A_HU_ZIMO if shape == 0 else (A_HU_ZIMO_SANTI if shape == 1 else A_HU_ZIMO_WUKAN)
@@ -346,7 +349,7 @@ def deal_wins(P, S, deck, moves, out, policies):
         for s in range(1, seats):
             hx = eval_hand(hands[s], i64(lz), i64(0), i64(0), i64(0), P, work)
             if is_win(hx, P):
-                take_win(P, S, deck, moves, out, i64(s), i64(HOW_DRAWN), lz, i64(hx), i64(-1), i64(F_DIHU),
-                     i64(0))
+                take_win(P, S, deck, moves, out, i64(s), i64(HOW_DRAWN), lz, i64(hx), i64(-1),
+                         i64(F_DIHU), i64(0))
                 return True
     return False
