@@ -57,7 +57,7 @@ from zipai_sim.game import params
 from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.engine import Game
-from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
+from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
 from zipai_sim.play.table import Meld
 from zipai_sim.runs.chunks import chunk_keys
 
@@ -68,7 +68,8 @@ KEY = int(chunk_keys(909, 0, 1)[0])
 DEAL_MOVES = ("提 (dealt)", "extra card")  # the only moves before a seat's first own choice
 
 
-BOTS = {"greedy": GreedyPolicy, "random": RandomPolicy, "lookahead": LookaheadPolicy}
+BOTS = {"greedy": GreedyPolicy, "random": RandomPolicy, "lookahead": LookaheadPolicy,
+        "study": StudyPolicy}
 LINEUPS = {"mixed": ("greedy", "random"), "ladder": ("lookahead", "greedy", "random")}
 
 
@@ -252,6 +253,21 @@ def test_lookahead_decisions_ignore_hidden_cards(variant):
     answer stays (its chance uses only their number and kinds, never where they lie)."""
     asked = probe_hands(variant, 4, 2, seed=5, seatings=("lookahead", "ladder"))
     assert asked.get("discard", 0) > 30 and asked.get("chi", 0) > 5
+
+
+@pytest.mark.parametrize("variant", ["guangxi-81", "liuhu-dao"])
+def test_study_decisions_ignore_hidden_cards(variant):
+    """The study bot samples worlds from what it has not seen: redealing those cards moves
+    neither its worlds nor its answers (variants with 放炮, where it samples at all)."""
+    asked = probe_hands(variant, 6, 2, seed=7, seatings=("study",))
+    assert asked.get("discard", 0) > 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_study_decisions_ignore_hidden_cards_large(variant):
+    asked = probe_hands(variant, 12, 3, seed=8, seatings=("study",))
+    assert all(asked.get(q, 0) > 0 for q in QUESTIONS)
 
 
 @pytest.mark.slow

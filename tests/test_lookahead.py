@@ -227,7 +227,7 @@ def test_v1_memo_keeps_only_the_draws_it_explored():
             for u in (less, unseen):  # valued first without draw j, then with it
                 U = np.array(u, np.int8)
                 kl.tables(fl, sum(u), stock)
-                got = kl._step_value(P, memo, full, 0, 0, U, sum(u), fl, -1)  # every draw
+                got = kl.step_value(P, memo, full, 0, 0, U, sum(u), fl, -1)  # every draw
             assert got == want, (hand, j)
             checked += 1
             break

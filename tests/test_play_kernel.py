@@ -22,7 +22,7 @@ from zipai_sim.kernels.chi import chi_options_py, chi_possible, pack_hand
 from zipai_sim.play.chi import chi_options
 from zipai_sim.play.engine import Game
 from zipai_sim.play.payoffs import row_result, settle_outcomes
-from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
+from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
 from zipai_sim.play.table import Outcome, four_from
 from zipai_sim.play.trace import hand_result
 from zipai_sim.runs.chunks import chunk_keys
@@ -47,6 +47,8 @@ def seating(name: str, seats: int) -> list[int]:
         return [kp.POL_RANDOM if s % 2 == 0 else kp.POL_GREEDY for s in range(seats)]
     if name == "lookahead":
         return [kp.POL_LOOKAHEAD] * seats
+    if name == "study":  # study dealer, then lookahead, study, …
+        return [(kp.POL_STUDY, kp.POL_LOOKAHEAD)[s % 2] for s in range(seats)]
     if name == "ladder":  # lookahead dealer, then greedy, random, lookahead
         return [(kp.POL_LOOKAHEAD, kp.POL_GREEDY, kp.POL_RANDOM)[s % 3] for s in range(seats)]
     raise ValueError(name)
@@ -54,7 +56,7 @@ def seating(name: str, seats: int) -> list[int]:
 
 def policy_objects(codes):
     bots = {kp.POL_RANDOM: RandomPolicy, kp.POL_GREEDY: GreedyPolicy,
-            kp.POL_LOOKAHEAD: LookaheadPolicy}
+            kp.POL_LOOKAHEAD: LookaheadPolicy, kp.POL_STUDY: StudyPolicy}
     return [bots[c]() for c in codes]
 
 
@@ -137,7 +139,7 @@ def scratch():
 
 
 @pytest.mark.parametrize(("policy", "count"), [("random", 300), ("greedy", 300), ("mixed", 60),
-                                               ("lookahead", 6), ("ladder", 6)])
+                                               ("lookahead", 6), ("ladder", 6), ("study", 6)])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_kernel_plays_the_reference_hands(variant, policy, count, scratch):
     """300 seeded hands per variant and shipped policy (60 mixed seatings; 6 with lookahead,
@@ -166,7 +168,7 @@ def test_kernel_plays_the_reference_hands_20000(variant, policy, scratch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("policy", ["lookahead", "ladder"])
+@pytest.mark.parametrize("policy", ["lookahead", "ladder", "study"])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_kernel_plays_the_reference_lookahead_hands_300(variant, policy, scratch):
     """300 further seeded hands per variant with lookahead seats, move for move (the twin takes

@@ -25,18 +25,19 @@ from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.play.rollout import survivors, world_stages
 from zipai_sim.play import rollout as pr
-from zipai_sim.play.bots_rollout import DISCARD, RolloutPolicy, world
+from zipai_sim.play.bots_rollout import DISCARD, RolloutPolicy, TeacherPolicy, world
 from zipai_sim.play.engine import Game
 from zipai_sim.play.payoffs import outcome_row
-from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy
+from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
 from zipai_sim.runs.chunks import chunk_keys
 from zipai_sim.runs.io import read_metadata
 
 VARIANTS = zs.list_variants()
 KEY = int(chunk_keys(4242, 0, 1)[0])
 BOTS = {kp.POL_RANDOM: RandomPolicy, kp.POL_GREEDY: GreedyPolicy,
-        kp.POL_LOOKAHEAD: LookaheadPolicy}
-LINEUPS = {"rollout-greedy": (3, 1), "ladder": (3, 2, 1, 0), "rollout-all": (3,)}
+        kp.POL_LOOKAHEAD: LookaheadPolicy, kp.POL_STUDY: StudyPolicy}
+LINEUPS = {"rollout-greedy": (3, 1), "ladder": (3, 2, 1, 0), "rollout-all": (3,),
+           "teacher-study": (5, 4), "teacher-rollout": (5, 3, 2)}
 
 
 def codes_of(v, lineup: str) -> list[int]:
@@ -45,7 +46,8 @@ def codes_of(v, lineup: str) -> list[int]:
 
 
 def reference_hand(v, j: int, codes: list[int], k: int):
-    pols = [RolloutPolicy(k) if c == kp.POL_ROLLOUT else BOTS[c]() for c in codes]
+    pols = [RolloutPolicy(k) if c == kp.POL_ROLLOUT else TeacherPolicy(k)
+            if c == kp.POL_TEACHER else BOTS[c]() for c in codes]
     g = Game(v, shuffled_deck(KEY, j), pols, KEY, j)
     out = g.play()
     return g.moves, outcome_row(g, out)
@@ -74,6 +76,23 @@ def check_twins(variant: str, lineup: str, hands: range, k: int) -> None:
 def test_rollout_kernel_plays_as_its_twin(variant):
     check_twins(variant, "rollout-greedy", range(2), 2)
     check_twins(variant, "ladder", range(2, 3), 2)
+
+
+@pytest.mark.parametrize("variant", ["guangxi-81", "changsha-paohuzi", "liuhu-dao"])
+def test_teacher_kernel_plays_as_its_twin(variant):
+    """The teacher (issue 39): study playouts, study's answer kept unless a paired
+    interval says otherwise; a teacher beside a rollout seat keeps each one's playouts."""
+    check_twins(variant, "teacher-study", range(1), 3)
+    check_twins(variant, "teacher-rollout", range(1, 2), 3)
+
+
+def test_beats_is_a_paired_interval():
+    """``beats``: mean paired difference above Z standard errors, worked by hand."""
+    assert pr.beats([3, 3, 3, 3], [1, 1, 1, 1]) is True  # sd 0, mean 2 > 0
+    assert pr.beats([0, 3], [0, 0]) is False  # mean 1.5, se 1.5: 1.5 ≤ 2 · 1.5
+    assert pr.beats([1, 2], [0, 0]) is True  # mean 1.5, se 0.5: 1.5 > 2 · 0.5
+    assert pr.beats([4, 5, 4, 5], [0, 0, 0, 0]) is True  # mean 4.5, se 0.289
+    assert pr.beats([5], [0]) is False  # one world: no interval
 
 
 def test_worlds_that_swap_two_hidden_wei_kinds():
@@ -202,7 +221,7 @@ def check_world(game, seat, kind, card, nr, k) -> None:
         else:
             assert [m for m in a.melds if m.name != "wei"] == [m for m in b.melds
                                                                if m.name != "wei"]
-            assert all(len(set(m.cards)) == 1 for m in a.melds)
+            assert all(len(set(m.cards)) == 1 for m in a.melds if m.name == "wei")
             assert max(a.hand) < 4  # §3: a fourth card in hand would have been a 提
     if rest == "draw":
         assert w.stock[0] == g0.stock[0]
@@ -220,6 +239,26 @@ def test_rollout_decisions_ignore_hidden_cards(variant):
         Game(v, shuffled_deck(KEY, 100 + j), pols, KEY, 100 + j).play()
         asked += pols[0].asked
     assert asked > 5
+
+
+class _TeacherProbe(_Probe):
+    """``_Probe`` for the teacher: study's answer first, study playouts, the paired gate."""
+
+    teacher = True
+
+    def __init__(self, k: int, rnd: random.Random):
+        super().__init__(k, rnd)
+        self.greedy = StudyPolicy()
+
+
+def test_teacher_decisions_ignore_hidden_cards():
+    """The teacher's answers (and its study bot's worlds) stay when every card it cannot see
+    is redealt, in a variant with 放炮 (where study samples worlds of its own)."""
+    v = zs.load_variant("guangxi-81")
+    rnd = random.Random(6)
+    pols = [_TeacherProbe(2, rnd)] + [StudyPolicy() for _ in range(v.layout.players - 1)]
+    Game(v, shuffled_deck(KEY, 120), pols, KEY, 120).play()
+    assert pols[0].asked > 5
 
 
 def test_successive_halving_schedule():

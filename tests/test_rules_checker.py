@@ -10,6 +10,7 @@ import ast
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from rules_checker import check_hand, counts, hand_huxi
 
@@ -25,9 +26,11 @@ N_SLOW = 10_000  # hands per variant and policy, numba engine (-m slow)
 
 def kernel_moves(v, deck, policy: str, key: int, j: int):
     from zipai_sim.kernels import play as kp
+    from zipai_sim.play.rollout import play_one
 
-    pol = {"random": kp.POL_RANDOM, "greedy": kp.POL_GREEDY}[policy]
-    rows, _ = kp.play_one(v, deck, [pol] * v.layout.players, key, j)
+    pol = {"random": kp.POL_RANDOM, "greedy": kp.POL_GREEDY, "study": kp.POL_STUDY,
+           "teacher": kp.POL_TEACHER}[policy]
+    rows, _ = play_one(v, np.array(deck, np.int8), [pol] * v.layout.players, key, j, k=2)
     return [t for t in (kp.move_tuple(r) for r in rows) if t is not None]
 
 
@@ -59,6 +62,14 @@ def assert_clean(bad, n):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_kernel_hands_follow_the_rules(variant, policy):
     assert_clean(failures(zs.load_variant(variant), kernel_moves, policy, 2026, N_KERNEL), N_KERNEL)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_study_and_teacher_hands_follow_the_rules(variant):
+    """The issue-39 bots (every seat study; every seat teacher at K = 2 worlds) break no rule."""
+    v = zs.load_variant(variant)
+    assert_clean(failures(v, kernel_moves, "study", 2028, 100), 100)
+    assert_clean(failures(v, kernel_moves, "teacher", 2029, 3), 3)
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])

@@ -12,7 +12,7 @@ from zipai_sim.cli.bounds import Repeatable, add_set, add_thresholds, add_varian
 from zipai_sim.cli.bounds import at_least_one as _at_least_one
 from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
 from zipai_sim.cli.outputs import check_out, distinct_outputs, partial_path, rows_path, save
-from zipai_sim.play import MATCH_HANDS, POLICY_NAMES
+from zipai_sim.play import MATCH_HANDS, POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.report import DEFAULT_SEED, check_per
 
 
@@ -70,7 +70,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
             "hands": str(a.hands), "n": str(done), "n_requested": str(a.hands),
             "partial": str(partial).lower(), "chunk_size": str(DEFAULT_HAND_CHUNK),
             "policy": ",".join(a.policy), "policies": ",".join(a.policy), "engine": a.engine,
-            **({"rollout_k": str(a.rollout_k)} if "rollout" in a.policy else {}),
+            **({"rollout_k": str(a.rollout_k)} if set(SEARCH_POLICIES) & set(a.policy) else {}),
             "zipai_sim_version": __version__}
     out, note = a.out, ""
     if partial:  # beside the requested names, never over them: those hold complete runs only
@@ -150,8 +150,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     action=Repeatable, nargs="+", choices=POLICY_NAMES,
                     default=["greedy"],
                     metavar="POLICY",
-                    help="random, greedy, lookahead or rollout: one for every seat, or one per "
-                    "seat from the dealer (seat 0) on (default: greedy)")
+                    help="random, greedy, lookahead, study, rollout or teacher: one for every "
+                    "seat, or one per seat from the dealer (seat 0) on (default: greedy)")
     add_rollout_k(ba)
     ba.add_argument("--rows", type=int, default=0, metavar="K",
                     help="keep the first K hands of every chunk (4096 hands) as per-hand rows "
@@ -183,8 +183,9 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     action=Repeatable, nargs="+", choices=POLICY_NAMES,
                     default=["greedy"],
                     metavar="POLICY",
-                    help="random, greedy, lookahead or rollout: one for every player, or one per "
-                    "player: four with a 数信 sitter, who sit out in turn (default: greedy)")
+                    help="random, greedy, lookahead, study, rollout or teacher: one for every "
+                    "player, or one per player: four with a 数信 sitter, who sit out in turn "
+                    "(default: greedy)")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ma.add_argument("--first-dealer", default="0", metavar="PLAYER",

@@ -116,7 +116,7 @@ class LookaheadPolicy(GreedyPolicy):
         self._params: tuple = ()  # the variant's params the memo holds waits for
 
     def __deepcopy__(self, memo: dict) -> LookaheadPolicy:
-        twin = LookaheadPolicy()  # the memo holds pure functions of its keys: shared
+        twin = type(self)()  # the memo holds pure functions of its keys: shared
         twin._memo, twin._params = self._memo, self._params
         return twin
 
@@ -262,3 +262,77 @@ class LookaheadPolicy(GreedyPolicy):
             if key > best:
                 best, pick = key, i
         return pick
+
+
+class StudyPolicy(LookaheadPolicy):
+    """``lookahead`` that weighs 放炮 (a win on its discard): each discard option's lookahead
+    value (``vw`` where some option keeps a live winning wait, else ``v1``) less ``DANGER`` ×
+    its mean danger over ``WORLDS`` sampled worlds, the summed value ``max(胡息 − 起胡, 0) + 3``
+    of the other seats' winning waits on that card; ties to greedy's score; 碰/吃 as
+    lookahead. The twin of ``kernels.play.study`` (same worlds, same floating-point
+    operations); see there for the definitions."""
+
+    def danger(self, game, seat: int, unseen: list[int]) -> list[int]:
+        """Per kind, the danger summed over the worlds (0 where the variant has no 放炮)."""
+        from zipai_sim.game.reference import Stream
+        from zipai_sim.kernels.play import study as ks
+
+        dg = [0] * 20
+        if game.P[p.DISCARD_WIN] == 0:
+            return dg
+        obs = observe(game, seat, -1)
+        full = sum(n << (3 * k) for k, n in enumerate(obs.hand))
+        rng = Stream(ks.STUDY_SALT ^ full, obs.stock * 4 + seat)
+        wei = game.P[p.WEI_SMALL]
+        t = game.P[p.THRESHOLD]
+        out = np.empty((20, 2), np.int64)
+        for _ in range(ks.WORLDS):
+            left = list(unseen)
+            n = sum(left)
+            for o in range(game.seats):
+                if o == seat:
+                    continue
+                hand = [0] * 20
+                for _t in range(obs.hand_sizes[o]):
+                    if n <= 0:
+                        break
+                    x = rng.below(n)
+                    k = 0
+                    while x >= left[k]:
+                        x -= left[k]
+                        k += 1
+                    left[k] -= 1
+                    n -= 1
+                    hand[k] += 1
+                th = sum(wei if g.name == "wei" and g.huxi == HIDDEN else g.huxi
+                         for g in obs.melds[o])
+                fo = sum(1 for g in obs.melds[o] if len(g.cards) == 4)
+                khand.waits(np.array(hand, np.int8), th, fo, game.P, out)
+                for k in range(20):
+                    hx = int(out[k, 0])
+                    if hand[k] < 4 and game.wins(hx):
+                        dg[k] += max(hx - t, 0) + 3
+        return dg
+
+    def discard(self, game, seat: int, options: list[int]) -> int:
+        from zipai_sim.kernels.play import study as ks
+
+        pl = game.players[seat]
+        th, fo = pl.table_huxi(), pl.fours()
+        view = self.view(game, seat, -1)
+        dg = self.danger(game, seat, view[0])
+        left = {}
+        for k in options:
+            h = list(pl.hand)
+            h[k] -= 1
+            left[k] = (h, self.wait_value(game, h, th, fo, view))
+        top = max(v for _, v in left.values())
+        best = None
+        for k in options:
+            h, vw = left[k]
+            a = vw if top > 0.0 else self.step_value(game, h, th, fo, view)
+            a -= ks.DANGER * dg[k] / ks.WORLDS
+            key = (a, self.score(game, seat, h, th, fo))
+            if best is None or key > best[0]:
+                best = (key, k)
+        return best[1]

@@ -16,8 +16,9 @@ from __future__ import annotations
 from zipai_sim.game.reference import Stream
 from zipai_sim.kernels.play import layout as kl
 from zipai_sim.kernels.play.rollout import MAX_K, ROLLOUT_SALT, WORLD_TRIES, survivors, world_stages
-from zipai_sim.play.bots import GreedyPolicy
+from zipai_sim.play.bots import GreedyPolicy, StudyPolicy
 from zipai_sim.play.engine import Game
+from zipai_sim.play.rollout import beats
 from zipai_sim.play.table import Meld
 
 _C3 = (0, 0, 0, 1, 4)
@@ -27,9 +28,9 @@ DISCARD, PENG, CHI = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI
 class _Script:
     """The scripted answers of a world's first step (``kernels.play.script``), greedy after."""
 
-    def __init__(self, seat: int, kind: int, val: int, c0: int):
+    def __init__(self, seat: int, kind: int, val: int, c0: int, fast=None):
         self.on, self.seat, self.kind, self.val, self.c0 = True, seat, kind, val, c0
-        self.greedy = GreedyPolicy()
+        self.greedy = GreedyPolicy() if fast is None else fast  # who plays on after the script
         self.steps = 0
 
     def step(self, game: Game, turn: tuple[str, int]) -> None:
@@ -147,9 +148,11 @@ class RolloutPolicy:
 
     wants_steps = True
 
+    teacher = False  # TeacherPolicy: keep the fast bot's answer unless another beats it
+
     def __init__(self, k: int = 32):
         self.k = k
-        self.greedy = GreedyPolicy()
+        self.greedy = GreedyPolicy()  # the fast bot: the default answer and the playouts
 
     def _counted(self, game: Game, seat: int) -> int | None:
         """This seat's count of rollout questions so far (then one more), or None once the
@@ -169,21 +172,33 @@ class RolloutPolicy:
         cands = cands[:kl.MAX_CANDS]
         turn = game.step0[0]
         total = [0] * len(cands)
+        gains = [[0] * self.k for _ in cands]
         alive = list(range(len(cands)))
         stages = world_stages(self.k)
         for si, (lo, hi) in enumerate(stages):
+            if len(alive) == 1:  # decided: the worlds left are not played
+                break
             for k in range(lo, hi):
                 w, c0 = world(game.step0, seat, kind, card, nr, k)
                 for c in alive:
-                    script = _Script(seat, kind, cands[c], c0)
+                    script = _Script(seat, kind, cands[c], c0, self.greedy)
                     g = w.fork([script] * w.seats)
                     out = g.play_from(turn, script.step)
                     row = outcome_row(g, out)
-                    total[c] += int(settle_outcomes(game.v, row[None, :])[0][0, seat])
+                    gains[c][k] = int(settle_outcomes(game.v, row[None, :])[0][0, seat])
+                    total[c] += gains[c][k]
             if si < len(stages) - 1:  # successive halving: the best totals go on
-                best = sorted(alive, key=lambda c: -total[c])[:survivors(len(alive))]
-                alive = sorted(best)
-        return cands[max(alive, key=lambda c: (total[c], -c))]
+                if self.teacher:  # the fast bot's answer (first) stays in play
+                    rest = sorted(alive[1:], key=lambda c: -total[c])
+                    rest = rest[:max(survivors(len(alive)) - 1, 1)]
+                    alive = [0] + sorted(c for c in rest if total[c] > total[0])
+                else:
+                    best = sorted(alive, key=lambda c: -total[c])[:survivors(len(alive))]
+                    alive = sorted(best)
+        best = max(alive, key=lambda c: (total[c], -c))
+        if self.teacher and best != 0 and not beats(gains[best], gains[0]):
+            best = 0
+        return cands[best]
 
     def discard(self, game, seat: int, options: list[int]) -> int:
         d = self.greedy.discard(game, seat, options)
@@ -202,3 +217,16 @@ class RolloutPolicy:
 
     def hu(self, game, seat: int, card: int, huxi: int) -> bool:
         return True
+
+
+class TeacherPolicy(RolloutPolicy):
+    """The teacher (``teacher``, issue 39): ``RolloutPolicy`` with ``study`` as the fast bot
+    (its answer first, every seat playing on as study in the worlds) that keeps the fast bot's
+    answer in play to the end and leaves it only for an answer whose paired payments beat it
+    (``play.rollout.beats``: mean difference above ``Z`` standard errors over the K worlds)."""
+
+    teacher = True
+
+    def __init__(self, k: int = 32):
+        super().__init__(k)
+        self.greedy = StudyPolicy()

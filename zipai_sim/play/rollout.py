@@ -38,6 +38,26 @@ def check_k(k: object) -> int:
     return int(k)
 
 
+#: a teacher leaves its fast bot's answer only for one whose paired mean payment is higher by
+#: more than Z standard errors (``beats``)
+Z = 2.0
+
+
+def beats(a: np.ndarray, b: np.ndarray) -> bool:
+    """True when the paired payments ``a`` (int64[K], world by world) beat ``b``: the mean
+    difference above ``Z`` standard errors (sample sd, K − 1 degrees of freedom)."""
+    d = (np.asarray(a, np.int64) - np.asarray(b, np.int64)).astype(np.float64)
+    if len(d) < 2:
+        return False
+    return bool(d.mean() > Z * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def searching(codes: np.ndarray) -> bool:
+    """A line-up (kernel codes) with a seat that searches by playouts (rollout or teacher)."""
+    codes = np.asarray(codes)
+    return bool(((codes == kp.POL_ROLLOUT) | (codes == kp.POL_TEACHER)).any())
+
+
 def _payoff(v):
     """Each seat's payment for kernel outcome rows, each distinct outcome settled once a call
     of ``play_rollout`` (``payoffs.OutcomeCache``)."""
@@ -79,26 +99,45 @@ def _group(v, decks, keys, js, codes, k, payoff, out) -> tuple[np.ndarray, np.nd
         owner = np.repeat(pend, ncand)  # candidate c: its hand's row in this round, its slot
         slot = np.arange(ncand.sum()) - np.repeat(start, ncand)
         totals = np.zeros(ncand.sum(), np.int64)
+        gains = np.zeros((ncand.sum(), k), np.int64)  # the paired payments, world by world
         alive = np.ones(ncand.sum(), bool)
+        teach = codes[fz[pend, kp.FZ_SEAT]] == kp.POL_TEACHER
         stages = kr.world_stages(k)
         for si, (lo, hi) in enumerate(stages):
-            cand = np.repeat(np.flatnonzero(alive), hi - lo)  # task t: candidate, world
-            world = np.tile(np.arange(lo, hi, dtype=np.int64), int(alive.sum()))
+            # a question left with one answer is decided: its worlds are not played
+            left = np.add.reduceat(alive.astype(np.int64), start)
+            busy = alive & np.repeat(left > 1, ncand)
+            if not busy.any():
+                break
+            cand = np.repeat(np.flatnonzero(busy), hi - lo)  # task t: candidate, world
+            world = np.tile(np.arange(lo, hi, dtype=np.int64), int(busy.sum()))
             th = owner[cand]
             rows = np.zeros((len(th), kp.N_OUT), np.int64)
-            kr.playout_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, decks[active],
+            pol = np.where(codes[fz[th, kp.FZ_SEAT]] == kp.POL_TEACHER, kp.POL_STUDY,
+                           kp.POL_GREEDY).astype(np.int64)
+            kr.playout_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, pol, decks[active],
                              keys[active], js[active], P, fz, snaps, rows,
                              min(blocks, len(th)))
             gain = payoff(rows)[np.arange(len(th)), fz[th, kp.FZ_SEAT]]
             totals += np.bincount(cand, weights=gain, minlength=len(totals)).astype(np.int64)
+            gains[cand, world] = gain
             if si < len(stages) - 1:
                 for q in range(len(pend)):
                     c = start[q] + np.flatnonzero(alive[start[q]:start[q] + ncand[q]])
-                    order = c[np.argsort(-totals[c], kind="stable")]
-                    alive[order[kr.survivors(len(c)):]] = False
+                    if teach[q]:  # the fast bot's answer stays in play to the end; an answer
+                        c = c[1:]  # not ahead of it goes (most questions end after a stage)
+                        order = c[np.argsort(-totals[c], kind="stable")]
+                        alive[order[max(kr.survivors(len(c) + 1) - 1, 1):]] = False
+                        alive[c[totals[c] <= totals[start[q]]]] = False
+                    else:
+                        order = c[np.argsort(-totals[c], kind="stable")]
+                        alive[order[kr.survivors(len(c)):]] = False
         for q, i in enumerate(pend):
             c = start[q] + np.flatnonzero(alive[start[q]:start[q] + ncand[q]])
-            best = c[int(np.argmax(totals[c]))] - start[q]  # the first best: greedy's leads
+            best = c[int(np.argmax(totals[c]))]  # the first best: the fast bot's leads
+            if teach[q] and best != start[q] and not beats(gains[best], gains[start[q]]):
+                best = start[q]
+            best -= start[q]
             h = active[i]
             answers[h, n_answers[h]] = fz[i, kp.FZ_OPTS + best]
             n_answers[h] += 1
@@ -131,7 +170,7 @@ def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
     """``kernels.play.play_one`` for any line-up: one dealt ``deck`` (int8[80]) with the bot
     codes ``codes``; returns ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
     codes = np.asarray(codes, np.int64)
-    if not (codes == kp.POL_ROLLOUT).any():
+    if not searching(codes):
         return kp.play_one(v, deck, codes, key, j, scratch)
     k = check_k(k)
     deck = np.asarray(deck, np.int8).reshape(1, DECK)
@@ -152,7 +191,7 @@ def play_chunks(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: 
     """Play whole chunks with the bot codes ``codes`` (``play.POLICY_NAMES`` order): the numba
     ``kernels.play.play_chunks`` unless a seat is ``rollout``, then ``play_rollout``."""
     codes = np.asarray(codes, np.int64)
-    if (codes == kp.POL_ROLLOUT).any():
+    if searching(codes):
         play_rollout(v, keys, sizes, codes, out, k)
     else:
         kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from zipai_sim.play import POLICY_NAMES
+from zipai_sim.play import POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.rollout import DEFAULT_K, check_k, play_chunks
 from zipai_sim.report import (
     DEFAULT_SEED,
@@ -234,7 +234,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
         raise ValueError("variant must be a variant key, TOML path or Variant, or a list of "
                          "them")
     th = check_threads(threads)
-    rolls = "rollout" in (challenger, baseline)
+    rolls = bool({challenger, baseline} & set(SEARCH_POLICIES))
     t0 = time.perf_counter()
     old = numba.get_num_threads()
     numba.set_num_threads(th)

@@ -21,7 +21,7 @@ import polars as pl
 from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.game.settle import settle
 from zipai_sim.game.variants import Variant, load_variant
-from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
+from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.engine import Game
 from zipai_sim.play.payoffs import OutcomeCache, outcome_row
 from zipai_sim.play.policies import POLICIES, as_policy, is_named
@@ -169,7 +169,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         recs_of.append(recs)
         parts.append(_reference_part(v, n, seed, cs, pols, keep, recs, n_rec, rk)
                      if engine == "reference" else _numba_part(v, n, seed, cs, pols, keep, rk))
-    rolls = any(x == "rollout" for pols in pols_of for x in pols)
+    rolls = any(x in SEARCH_POLICIES for pols in pols_of for x in pols)
     identity = {"what": "hands", "variants": [v.key for v in variants],
                 "rules_hash": [v.rules_hash for v in variants],
                 "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
@@ -194,7 +194,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
                           policies=pols, engine=engine, partial=run.partial, n_requested=n,
                           threads=1 if engine == "reference" else th, workers=run.workers)
         head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
-        if "rollout" in pols:
+        if set(SEARCH_POLICIES) & {x for x in pols if isinstance(x, str)}:
             head["extra"] = [*head.get("extra", ()), f"rollout: {rk} worlds per candidate answer"]
         got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), head),)
         if keep:

@@ -53,6 +53,7 @@ from zipai_sim.kernels.play.layout import (
     MK_PASSED_PENG,
     NONE,
     POL_LOOKAHEAD,
+    POL_STUDY,
     RO_CHI,
     RO_DISCARD,
     RO_PENG,
@@ -83,6 +84,7 @@ from zipai_sim.kernels.play.state import (
     set_count,
     take_chi,
 )
+from zipai_sim.kernels.play.study import study_discard
 from zipai_sim.kernels.play.winning import can_win, take_win
 
 # --- the hand -----------------------------------------------------------------------------------
@@ -122,10 +124,15 @@ def choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts,
     if c < 0:
         if n > 1 and listed(ints, policies, s):
             c = next_listed(ints, i64(s))
-        elif policies[s] == POL_LOOKAHEAD:
-            c = look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s), i64(n))
-        else:  # a rollout seat's own answer is greedy's
-            c = pol_discard(P, hands, melds, ints, rng, work, opts, policies, i64(s), i64(n))
+        else:
+            if policies[s] == POL_LOOKAHEAD:
+                c = look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
+                                 i64(n))
+            elif policies[s] >= POL_STUDY:  # a teacher seat's own answer is study's
+                c = study_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
+                                  i64(n))
+            else:  # a rollout seat's own answer is greedy's
+                c = pol_discard(P, hands, melds, ints, rng, work, opts, policies, i64(s), i64(n))
             if n > 1 and freezing(ints, policies, s):
                 freeze_discard(ints, i64(s), i64(RO_DISCARD), opts, i64(n), i64(c))
     set_count(hands, ints, s, c, hands[s, c] - 1)
@@ -199,10 +206,12 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
             yes = script_claim(ints, i64(s), i64(RO_PENG), i64(0)) == 1
         elif listed(ints, policies, s):
             yes = next_listed(ints, i64(s)) == 1
-        elif policies[s] == POL_LOOKAHEAD:
-            yes = look_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c))
         else:
-            yes = pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, i64(s), i64(c))
+            if policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
+                yes = look_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c))
+            else:
+                yes = pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, i64(s),
+                               i64(c))
             if freezing(ints, policies, s):
                 freeze_list(ints, i64(s), i64(RO_PENG), i64(c), i64(1 if yes else 0), i64(0),
                             i64(2))
@@ -234,11 +243,12 @@ def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, 
         i = script_claim(ints, i64(s), i64(RO_CHI), i64(-1))
     elif listed(ints, policies, s):
         i = next_listed(ints, i64(s))
-    elif policies[s] == POL_LOOKAHEAD:
-        i = look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c), i64(n))
     else:
-        i = pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, i64(s), i64(c),
-                     i64(n))
+        if policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
+            i = look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c), i64(n))
+        else:
+            i = pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, i64(s),
+                        i64(c), i64(n))
         if freezing(ints, policies, s):
             freeze_list(ints, i64(s), i64(RO_CHI), i64(c), i64(i), i64(-1), i64(n + 1))
     if i < 0:

@@ -26,6 +26,8 @@ POL_RANDOM = 0
 POL_GREEDY = 1
 POL_LOOKAHEAD = 2
 POL_ROLLOUT = 3  # K greedy playouts per candidate (``kernels.play.rollout``)
+POL_STUDY = 4  # lookahead that weighs 放炮 (``kernels.play.study``)
+POL_TEACHER = 5  # K study playouts per close candidate (``kernels.play.rollout``)
 
 # --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
 M_SEAT = 0
@@ -167,13 +169,14 @@ MEMO_COLS = 4
 MEMO_JM = MEMO_HEAD + 16  # 16 · 4 ≥ N_PARAMS
 MEMO_ROWS = MEMO_JM + 5
 # lookahead's ``fl: float64[FL_SIZE]``: each discard option's ``vw`` (0..19), whether the hand
-# ``_wait_value`` last valued had a winning wait (``FL_WAITS``), then two tables of
+# ``wait_value`` last valued had a winning wait (``FL_WAITS``), then two tables of
 # the miss chance C(U − L, S) / C(U, S) by L (``unseen._miss_table``): for (U, S) and, one
 # card on, (U − 1, S − 1)
 FL_WAITS = 20
 FL_T0 = 24
 FL_T1 = FL_T0 + 81
-FL_SIZE = FL_T1 + 81
+FL_DG = FL_T1 + 81  # the study bot's danger of each kind as a discard (``study.danger``)
+FL_SIZE = FL_DG + 20
 
 # take_win flags
 F_TIANHU = 1

@@ -77,10 +77,10 @@ def _slot(full, aux):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinged):
+def wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, drawn, fl, off, tinged):
     """``vw`` of a packed hand at rest (``drawn``: a kind with one unseen copy fewer, or -1).
     ``fl[FL_WAITS]`` is left 1.0 when the hand has a winning wait at all, live or not (a fact of
-    the hand alone, which ``_step_value`` remembers), else 0.0.
+    the hand alone, which ``step_value`` remembers), else 0.0.
 
     A hand's winning waits depend on its cards and table only, not on what is unseen: they are
     kept in ``memo`` (``layout.MEMO``; a row per hash of the key (whole hand, locked 胡息,
@@ -167,7 +167,7 @@ def _step_slot(full, aux):
 
 
 @njit(cache=True, _nrt=False)
-def _step_value(P, memo, full, th, fo, U, utot, fl, draws):
+def step_value(P, memo, full, th, fo, U, utot, fl, draws):
     """``v1`` of the packed whole hand ``full`` at rest (table 胡息 ``th``, fours ``fo``).
 
     Which (draw ``j``, discard ``d``) leave a hand with a winning wait does not depend on what
@@ -193,7 +193,7 @@ def _step_value(P, memo, full, th, fo, U, utot, fl, draws):
             pk, nf, k3, h4, locked, fours = _plus(P, j, w0, w1, w2, w3, w4, w5)
             best = 0.0
             while left > 0 and pairs & 31 == j:
-                v = _wait_value(P, memo, pk - (i64(1) << (W * ((pairs >> 5) & 31))), nf - 1, k3,
+                v = wait_value(P, memo, pk - (i64(1) << (W * ((pairs >> 5) & 31))), nf - 1, k3,
                                 h4, locked, fours, U, j, fl, i64(FL_T1), i64(0))
                 if v > best:
                     best = v
@@ -225,7 +225,7 @@ def _step_value(P, memo, full, th, fo, U, utot, fl, draws):
             opt ^= b
             if dead(o1, reach_all, b):
                 continue
-            v = _wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, i64(j), fl,
+            v = wait_value(P, memo, pk - b, nf - 1, k3, h4, locked, fours, U, i64(j), fl,
                             i64(FL_T1), i64(1))
             if fl[FL_WAITS] != 0.0:
                 if n < 6:
@@ -245,7 +245,7 @@ def _step_value(P, memo, full, th, fo, U, utot, fl, draws):
 
 
 @njit(cache=True, _nrt=False)
-def _draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U):
+def draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U):
     """For each free discard option ``d`` of the packed whole hand, write into ``memo``'s
     ``MEMO_JM`` rows the unseen draws ``j`` (bit ``j``) after which some discard may still
     leave a wait, that is ``ting_after_discard`` of the hand less ``d`` plus ``j``: one
@@ -294,13 +294,13 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
         v = 0.0
         if not (m1 & b and (tm & b == 0 or dead(o1, reach_all, b))):
             a1, a2, a3, a4, a5, a6 = minus(P, k, pk, nf, k3, h4, locked, fours)
-            v = _wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, i64(-1), fl, i64(FL_T0),
+            v = wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, i64(-1), fl, i64(FL_T0),
                             i64(1) if m1 & b else i64(0))
         fl[k] = v
         if v > top:
             top = v
     if top == 0.0:
-        _draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U)
+        draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U)
         # a discard then a draw of its kind leaves the hand as it is
         same = not none
     tv1 = 0.0
@@ -322,7 +322,7 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
                 draws = memo[MEMO_JM + k // MEMO_COLS, k % MEMO_COLS]
                 if same:
                     draws |= i64(1) << k
-            v1 = _step_value(P, memo, full - b, th, fo, U, utot, fl, draws)
+            v1 = step_value(P, memo, full - b, th, fo, U, utot, fl, draws)
             if v1 < tv1:
                 continue
         if m1 & b and (tm & b == 0 or dead(o1, reach_all, b)):
@@ -343,8 +343,8 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
 def _rest_key(P, memo, full, th, fo, U, utot, fl):
     """The key ``(vw, v1, g)`` of the packed whole hand ``full`` as it is (passing a claim)."""
     pk, nf, k3, h4, locked, fours = words(P, full, th, fo)
-    vw = _wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, i64(-1), fl, i64(FL_T0), i64(0))
-    v1 = _step_value(P, memo, full, th, fo, U, utot, fl, i64(-1)) if vw == 0.0 else 0.0
+    vw = wait_value(P, memo, pk, nf, k3, h4, locked, fours, U, i64(-1), fl, i64(FL_T0), i64(0))
+    v1 = step_value(P, memo, full, th, fo, U, utot, fl, i64(-1)) if vw == 0.0 else 0.0
     return vw, v1, score(P, pk, nf, k3, h4, locked, fours, i64(-1))
 
 

@@ -276,10 +276,12 @@ def _no_four(ints, cards, cnt, r, s0, c0, seats):
 
 
 @njit(cache=True, parallel=True)
-def playout_batch(task_hand, task_val, task_k, decks, keys, js, P, fz, snaps, out, blocks):
+def playout_batch(task_hand, task_val, task_k, task_pol, decks, keys, js, P, fz, snaps, out,
+                  blocks):
     """Play task ``t``: candidate ``task_val[t]`` of hand ``task_hand[t]``'s frozen question
-    (``replay_batch``'s ``fz``, ``snaps``) in world ``task_k[t]``, every seat greedy; its outcome
-    row in ``out[t]`` (int64[T, N_OUT])."""
+    (``replay_batch``'s ``fz``, ``snaps``) in world ``task_k[t]``, every seat then playing the
+    policy ``task_pol[t]`` (greedy for a rollout seat's question, study for a teacher's); its
+    outcome row in ``out[t]`` (int64[T, N_OUT])."""
     n = task_hand.shape[0]
     sh, sm, sd, si, sr = snaps
     for b in prange(blocks):
@@ -289,15 +291,17 @@ def playout_batch(task_hand, task_val, task_k, decks, keys, js, P, fz, snaps, ou
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         pool = np.zeros(20, np.int64)
         cards = np.zeros(DECK, np.int64)
-        greedy = np.full(MAX_SEATS, POL_GREEDY, np.int64)
+        pols = np.full(MAX_SEATS, POL_GREEDY, np.int64)
         for t in range(b * n // blocks, (b + 1) * n // blocks):
             i = task_hand[t]
+            for q in range(MAX_SEATS):
+                pols[q] = task_pol[t]
             for q in range(DECK):
                 deck[q] = decks[i, q]
             rest0, s0 = build_world(P, S, (sh[i], sm[i], sd[i], si[i], sr[i]), fz[i], deck,
                                     keys[i], js[i], task_k[t], task_val[t], pool, cards)
             reset_out(out[t])
-            play_from(P, S, deck, moves, out[t], greedy, i64(rest0), i64(s0), snap)
+            play_from(P, S, deck, moves, out[t], pols, i64(rest0), i64(s0), snap)
 
 
 #: the kernels a run with a rollout seat compiles (``runs.compile_note`` checks them)

@@ -2,7 +2,8 @@
 
 Two modes of ``ints[I_MODE]`` change who answers a discard, 碰 or 吃 question:
 
-- mode 1, the real hand replayed with a list of rollout answers: a ``POL_ROLLOUT`` seat takes
+- mode 1, the real hand replayed with a list of rollout answers: a ``POL_ROLLOUT`` (or
+  ``POL_TEACHER``: everything below holds for it, with ``study`` where greedy is named) seat takes
   its answers from the list in the order the questions come; at the first question beyond the
   list it answers as greedy and *freezes* that question (seat, kind, card, candidate answers,
   greedy's answer first) so that the driver can run playouts for it from the snapshot taken at
@@ -40,6 +41,7 @@ from zipai_sim.kernels.play.layout import (
     MAX_CANDS,
     MAX_RO,
     POL_ROLLOUT,
+    POL_TEACHER,
     i64,
 )
 
@@ -47,7 +49,7 @@ from zipai_sim.kernels.play.layout import (
 @njit(cache=True, _nrt=False, inline="always")
 def listed(ints, policies, s):
     """Mode 1 and seat ``s`` is a rollout seat whose next answer is on the list."""
-    return (ints[I_MODE] == 1 and policies[s] == POL_ROLLOUT
+    return (ints[I_MODE] == 1 and (policies[s] == POL_ROLLOUT or policies[s] == POL_TEACHER)
             and ints[I_RO_I] < ints[I_RO_N])
 
 
@@ -63,7 +65,7 @@ def next_listed(ints, s):
 @njit(cache=True, _nrt=False, inline="always")
 def freezing(ints, policies, s):
     """Mode 1, seat ``s`` is a rollout seat and its question is beyond the list."""
-    return ints[I_MODE] == 1 and policies[s] == POL_ROLLOUT
+    return ints[I_MODE] == 1 and (policies[s] == POL_ROLLOUT or policies[s] == POL_TEACHER)
 
 
 @njit(cache=True, _nrt=False)
