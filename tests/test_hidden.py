@@ -257,8 +257,8 @@ def test_lookahead_decisions_ignore_hidden_cards(variant):
 
 @pytest.mark.parametrize("variant", ["guangxi-81", "liuhu-dao"])
 def test_study_decisions_ignore_hidden_cards(variant):
-    """The study bot samples worlds from what it has not seen: redealing those cards moves
-    neither its worlds nor its answers (variants with 放炮, where it samples at all)."""
+    """The study bot reads unseen counts and its own hand's shape: the cards it has not seen
+    are redealt and its answer stays."""
     asked = probe_hands(variant, 6, 2, seed=7, seatings=("study",))
     assert asked.get("discard", 0) > 30
 

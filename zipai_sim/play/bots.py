@@ -8,6 +8,7 @@ import numpy as np
 
 from zipai_sim.game import params as p
 from zipai_sim.kernels import hand as khand
+from zipai_sim.kernels.play.study import ERQISHI, PAIR
 from zipai_sim.play.observation import HIDDEN, observe
 
 
@@ -110,6 +111,8 @@ class LookaheadPolicy(GreedyPolicy):
     ``vw`` after the next unseen card and the best discard), then the greedy score. The twin of
     ``kernels.play.lookahead`` (same choices, same floating-point operations); see there and
     docs/decisions.md for the definitions."""
+
+    eager = False  # StudyPolicy: an equal key with 胡息 laid takes the claim
 
     def __init__(self):
         self._memo: dict = {}  # (hand, table 胡息, fours) -> its winning waits [(kind, 胡息)]
@@ -249,78 +252,50 @@ class LookaheadPolicy(GreedyPolicy):
         now = self.rest_key(game, seat, pl.hand, th, fo, view)
         h = list(pl.hand)
         h[card] = 0
-        th2 = th + game.pts("peng", card)
-        return self.best_key(game, seat, h, th2, fo, self._free(h), view)[0] > now
+        gain = game.pts("peng", card)
+        key = self.best_key(game, seat, h, th + gain, fo, self._free(h), view)[0]
+        return key > now or (self.eager and gain > 0 and key == now)
 
     def chi(self, game, seat: int, card: int, options: list) -> int:
         pl = game.players[seat]
         th, fo = pl.table_huxi(), pl.fours()
         view = self.view(game, seat, card)
-        best, pick = self.rest_key(game, seat, pl.hand, th, fo, view), -1
+        best, pick, bgain = self.rest_key(game, seat, pl.hand, th, fo, view), -1, 0
         for i, (h, gain) in enumerate(self.chi_left(game, pl.hand, card, options)):
             key = self.best_key(game, seat, h, th + gain, fo, self._free(h), view)[0]
-            if key > best:
-                best, pick = key, i
+            if key > best or (self.eager and gain > bgain and key == best):
+                best, pick, bgain = key, i, gain
         return pick
 
 
 class StudyPolicy(LookaheadPolicy):
-    """``lookahead`` that weighs 放炮 (a win on its discard): each discard option's lookahead
-    value (``vw`` where some option keeps a live winning wait, else ``v1``) less ``DANGER`` ×
-    its mean danger over ``WORLDS`` sampled worlds, the summed value ``max(胡息 − 起胡, 0) + 3``
-    of the other seats' winning waits on that card; ties to greedy's score; 碰/吃 as
-    lookahead. The twin of ``kernels.play.study`` (same worlds, same floating-point
-    operations); see there for the definitions."""
+    """``lookahead`` with a player's tie-breaks: a discard is ranked by lookahead's value of the
+    hand it leaves (``vw`` where some option keeps a live winning wait, else ``v1``), then
+    greedy's score, then the most isolated card (``shape``); a 碰 or 吃 whose key equals
+    passing's (or the best option's so far) is taken when it lays more 胡息 (``eager``). The
+    twin of ``kernels.play.study`` (same choices, same floating-point operations)."""
 
-    def danger(self, game, seat: int, unseen: list[int]) -> list[int]:
-        """Per kind, the danger summed over the worlds (0 where the variant has no 放炮)."""
-        from zipai_sim.game.reference import Stream
-        from zipai_sim.kernels.play import study as ks
+    eager = True
 
-        dg = [0] * 20
-        if game.P[p.DISCARD_WIN] == 0:
-            return dg
-        obs = observe(game, seat, -1)
-        full = sum(n << (3 * k) for k, n in enumerate(obs.hand))
-        rng = Stream(ks.STUDY_SALT ^ full, obs.stock * 4 + seat)
-        wei = game.P[p.WEI_SMALL]
-        t = game.P[p.THRESHOLD]
-        out = np.empty((20, 2), np.int64)
-        for _ in range(ks.WORLDS):
-            left = list(unseen)
-            n = sum(left)
-            for o in range(game.seats):
-                if o == seat:
-                    continue
-                hand = [0] * 20
-                for _t in range(obs.hand_sizes[o]):
-                    if n <= 0:
-                        break
-                    x = rng.below(n)
-                    k = 0
-                    while x >= left[k]:
-                        x -= left[k]
-                        k += 1
-                    left[k] -= 1
-                    n -= 1
-                    hand[k] += 1
-                th = sum(wei if g.name == "wei" and g.huxi == HIDDEN else g.huxi
-                         for g in obs.melds[o])
-                fo = sum(1 for g in obs.melds[o] if len(g.cards) == 4)
-                khand.waits(np.array(hand, np.int8), th, fo, game.P, out)
-                for k in range(20):
-                    hx = int(out[k, 0])
-                    if hand[k] < 4 and game.wins(hx):
-                        dg[k] += max(hx - t, 0) + 3
-        return dg
+    @staticmethod
+    def shape(hand: list[int], k: int) -> int:
+        """How much a card of kind ``k`` leaving ``hand`` still works with the rest: ``PAIR``
+        per other copy, 2 per card of an adjacent kind and per copy of its 绞 (same value, other
+        size), 1 per card two apart, ``ERQISHI`` per card of the other 二七十 of its size not
+        counted already (``kernels.play.study``'s weights); the lower, the better discard."""
+        size, v = divmod(k, 10)
+        row = hand[10 * size:10 * size + 10]
+        r = PAIR * (hand[k] - 1) + 2 * hand[(k + 10) % 20]
+        r += sum((2 if abs(d) == 1 else 1) * row[v + d] for d in (-2, -1, 1, 2)
+                 if 0 <= v + d <= 9)
+        if v in (1, 6, 9):
+            r += ERQISHI * sum(row[w] for w in (1, 6, 9) if abs(w - v) > 2)
+        return r
 
     def discard(self, game, seat: int, options: list[int]) -> int:
-        from zipai_sim.kernels.play import study as ks
-
         pl = game.players[seat]
         th, fo = pl.table_huxi(), pl.fours()
         view = self.view(game, seat, -1)
-        dg = self.danger(game, seat, view[0])
         left = {}
         for k in options:
             h = list(pl.hand)
@@ -331,8 +306,7 @@ class StudyPolicy(LookaheadPolicy):
         for k in options:
             h, vw = left[k]
             a = vw if top > 0.0 else self.step_value(game, h, th, fo, view)
-            a -= ks.DANGER * dg[k] / ks.WORLDS
-            key = (a, self.score(game, seat, h, th, fo))
+            key = (a, self.score(game, seat, h, th, fo), -self.shape(pl.hand, k))
             if best is None or key > best[0]:
                 best = (key, k)
         return best[1]

@@ -208,7 +208,8 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
             yes = next_listed(ints, i64(s)) == 1
         else:
             if policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
-                yes = look_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c))
+                yes = look_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c),
+                                i64(1) if policies[s] >= POL_STUDY else i64(0))
             else:
                 yes = pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, i64(s),
                                i64(c))
@@ -245,7 +246,8 @@ def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, 
         i = next_listed(ints, i64(s))
     else:
         if policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
-            i = look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c), i64(n))
+            i = look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c), i64(n),
+                         i64(1) if policies[s] >= POL_STUDY else i64(0))
         else:
             i = pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, i64(s),
                         i64(c), i64(n))

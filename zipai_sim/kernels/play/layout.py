@@ -26,7 +26,7 @@ POL_RANDOM = 0
 POL_GREEDY = 1
 POL_LOOKAHEAD = 2
 POL_ROLLOUT = 3  # K greedy playouts per candidate (``kernels.play.rollout``)
-POL_STUDY = 4  # lookahead that weighs 放炮 (``kernels.play.study``)
+POL_STUDY = 4  # lookahead with a player's tie-breaks (``kernels.play.study``)
 POL_TEACHER = 5  # K study playouts per close candidate (``kernels.play.rollout``)
 
 # --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
@@ -175,8 +175,7 @@ MEMO_ROWS = MEMO_JM + 5
 FL_WAITS = 20
 FL_T0 = 24
 FL_T1 = FL_T0 + 81
-FL_DG = FL_T1 + 81  # the study bot's danger of each kind as a discard (``study.danger``)
-FL_SIZE = FL_DG + 20
+FL_SIZE = FL_T1 + 81
 
 # take_win flags
 F_TIANHU = 1

@@ -385,25 +385,32 @@ def _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
 
 
 @njit(cache=True, _nrt=False)
-def look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
-    """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key."""
+def look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c, eager):
+    """``LookaheadPolicy.peng``: 碰 when the best discard after it has the higher key; with
+    ``eager`` 1 (``study``) also on an equal key when the 碰 lays 胡息."""
     U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
     left = full - 2 * (i64(1) << (W * c))
-    vw, v1, g, _k = _best_key(P, memo, left, th + meld_points(P, MELD_PENG, c), fo, _free(left),
-                              U, utot, fl)
+    gain = meld_points(P, MELD_PENG, c)
+    vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, fl)
+    if eager == 1 and gain > 0 and vw == now[0] and v1 == now[1] and g == now[2]:
+        return True
     return _above(vw, v1, g, now[0], now[1], now[2])
 
 
 @njit(cache=True, _nrt=False)
-def look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
-    """``LookaheadPolicy.chi`` over the options ``cs[:nopt]``: index or -1."""
+def look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt, eager):
+    """``LookaheadPolicy.chi`` over the options ``cs[:nopt]``: index or -1; with ``eager`` 1
+    (``study``) an option with a key equal to the best so far wins when it lays more 胡息."""
     U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
     bvw, bv1, bg = now
+    bgain = i64(0)
     pick = i64(-1)
     for i in range(nopt):
         left, gain = chi_left(P, full, cs, c, i)
         vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, fl)
-        if _above(vw, v1, g, bvw, bv1, bg):
+        if _above(vw, v1, g, bvw, bv1, bg) or (
+                eager == 1 and gain > bgain and vw == bvw and v1 == bv1 and g == bg):
             bvw, bv1, bg = vw, v1, g
+            bgain = gain
             pick = i
     return pick
