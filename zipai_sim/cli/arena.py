@@ -63,7 +63,7 @@ def add_rollout_k(p) -> None:
             raise argparse.ArgumentTypeError(str(e)) from None
 
     p.add_argument("--rollout-k", type=k, default=DEFAULT_K, metavar="K",
-                   help="worlds a rollout seat plays per candidate answer (default: "
+                   help="worlds a rollout or teacher seat plays per candidate answer (default: "
                    "%(default)s)")
 
 

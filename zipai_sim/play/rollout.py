@@ -12,6 +12,12 @@ the best half goes on, and so on. What a world may
 contain, and why it depends on nothing the seat cannot see, is in ``kernels.play.rollout``;
 the readable twin is ``play.bots_rollout.RolloutPolicy``; docs/decisions.md "The rollout bot".
 
+The teacher (``teacher``, issue 39) is the same search with ``study`` as its fast bot: study's
+answer is the first candidate and stays in play to the end, every seat plays on as study in the
+worlds, after each stage the answers not ahead of study's on the same worlds are dropped, and
+the answer changes only to one that ``beats`` study's over all K worlds (paired mean above
+``Z`` standard errors); twin: ``play.bots_rollout.TeacherPolicy``.
+
 Hands are played in rounds (``kernels.play.rollout``): each round replays every unfinished hand
 up to its next rollout question, plays the questions' candidates out in parallel and settles
 them; results never depend on the thread count or on how hands are grouped.

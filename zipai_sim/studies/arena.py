@@ -191,7 +191,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
           progress: bool | None = False, client: object = None,
           rollout_k: int = DEFAULT_K) -> ReportFrame:
     """Duplicate match of policy ``challenger`` against ``baseline`` (names in
-    ``KERNEL_POLICIES``: "random", "greedy", "lookahead", "rollout") on ``decks`` decks of
+    ``KERNEL_POLICIES``: "random", "greedy", "lookahead", "rollout", "study", "teacher") on
+    ``decks`` decks of
     ``variant`` (a key, a TOML path, a ``Variant``, or a list of them: one row each, on the
     same decks where the deal layouts agree) from ``seed``; see the module docstring for the format.
 

@@ -76,8 +76,9 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
                    progress: bool | None = None, client: object = None,
                    rollout_k: int = 32) -> pl.DataFrame | tuple:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
-    every seat, or one per seat: "random", "greedy", "lookahead", "rollout", this one with
-    ``rollout_k`` worlds per candidate answer, ``play.rollout``); returns the balance table
+    every seat, or one per seat: "random", "greedy", "lookahead", "study", "rollout",
+    "teacher", the last two with ``rollout_k`` worlds per candidate answer, ``play.rollout``);
+    returns the balance table
     (``summarize``; a ``report.ReportFrame``, which in a notebook shows the run's header line
     and the table as ``zipai-sim balance`` prints it). The default seed is the command line's,
     20261129.

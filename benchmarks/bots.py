@@ -1,0 +1,87 @@
+"""Speed of the issue-39 bots: hands/s of whole hands on 2 threads, every variant, in one run.
+
+Rows (``play.rollout.play_chunks``: deal, play, outcome rows; no settlement):
+
+- ``lookahead`` and ``study``, every seat that bot (the study bot's aim: ≥ 1,000 hands/s with
+  every seat playing it in the 3-player variants);
+- ``teacher``: one teacher seat (the dealer, ``K`` worlds per candidate answer) among study
+  seats (the aim: ≥ 10 hands/s).
+
+Each row also gives its ratio to lookahead's rate measured in the same run, so a noisy machine
+moves both. Prints a Markdown table and writes ``benchmarks/bots-results.md``.
+
+    uv run python benchmarks/bots.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import zipai_sim as zs
+from zipai_sim.kernels import play as kp
+from zipai_sim.play.rollout import play_chunks
+from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
+
+HERE = Path(__file__).parent
+SEED = 20261204
+K = 32
+TARGET = {"study": 1_000, "teacher": 10}  # hands/s on 2 threads, 3-player variants
+
+
+def rate(v, codes: np.ndarray, n: int, cs: int) -> float:
+    """Hands/s of ``n`` hands in chunks of ``cs`` (after an untimed call that compiles)."""
+    m = -(-n // cs)
+    keys, sizes = chunk_keys(SEED, 0, m), chunk_sizes(n, cs, 0, m)
+    out = np.zeros((m, cs, kp.N_OUT), np.int64)
+    play_chunks(v, keys[:1], np.minimum(sizes[:1], 4), codes, out[:1], K)
+    t = time.perf_counter()
+    play_chunks(v, keys, sizes, codes, out, K)
+    return n / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
+    a = ap.parse_args()
+    n = {"lookahead": 2_048, "study": 2_048, "teacher": 64}
+    if a.quick:
+        n = {"lookahead": 256, "study": 256, "teacher": 8}
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    rows = []
+    for key in zs.list_variants():
+        v = zs.load_variant(key)
+        seats = v.layout.players
+        got = {}
+        for bot, code in (("lookahead", kp.POL_LOOKAHEAD), ("study", kp.POL_STUDY),
+                          ("teacher", kp.POL_TEACHER)):
+            codes = np.full(seats, code, np.int64)
+            if bot == "teacher":
+                codes[1:] = kp.POL_STUDY
+            got[bot] = rate(v, codes, n[bot], 128 if bot != "teacher" else 8)
+            aim = TARGET.get(bot) if seats == 3 else None
+            rows.append((key, bot if bot != "teacher" else f"teacher (1 seat, K = {K})",
+                         n[bot], got[bot], got[bot] / got["lookahead"],
+                         "" if aim is None else ("yes" if got[bot] >= aim else "NO") +
+                         f" (≥ {aim:,})"))
+            print(rows[-1], flush=True)
+    head = (f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}, "
+            f"{numba.get_num_threads()} threads, seed {SEED}"
+            f"{' (quick)' if a.quick else ''}: `uv run python benchmarks/bots.py"
+            f"{' --quick' if a.quick else ''}`")
+    table = ("| variant | bot | hands | hands/s | × lookahead | aim met |\n"
+             "|---|---|---|---|---|---|\n" + "\n".join(
+                 f"| `{k}` | {b} | {m:,} | {r:,.1f} | {x:.3f} | {ok} |"
+                 for k, b, m, r, x, ok in rows))
+    print("\n" + head + "\n\n" + table)
+    (HERE / "bots-results.md").write_text(f"# Bot speeds (issue 39)\n\n{head}\n\n{table}\n",
+                                          encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
