@@ -109,11 +109,12 @@ def test_rollout_kernel_plays_as_its_twin_large(variant, lineup):
     check_twins(variant, lineup, range(3, 23), 3)
 
 
-def test_batches_threads_and_groups_change_nothing(monkeypatch):
-    """``play_chunks`` with a rollout seat: the same rows as hand-by-hand ``play_one``, on 1 or
-    2 threads, in groups of 512 hands or 3."""
+@pytest.mark.parametrize("codes", [(3, 1, 1), (5, 4, 4)], ids=["rollout", "teacher"])
+def test_batches_threads_and_groups_change_nothing(monkeypatch, codes):
+    """``play_chunks`` with a rollout (or teacher) seat: the same rows as hand-by-hand
+    ``play_one``, on 1 or 2 threads, in groups of 512 hands or 3."""
     v = zs.load_variant("guangxi-81")
-    codes = np.array([3, 1, 1], np.int64)
+    codes = np.array(codes, np.int64)
     keys = chunk_keys(77, 0, 2)
     sizes = np.array([5, 4], np.int64)
     runs = []
