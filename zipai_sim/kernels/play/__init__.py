@@ -1,8 +1,9 @@
 """The numba play engine: the twin of ``zipai_sim.play.engine.Game`` (RULES.md §5–§6).
 
 ``play_hand`` plays one dealt deck move for move as the reference does, with the same seat
-policies (0 random, 1 greedy, 2 lookahead: ``play.bots``; 3 rollout is driven from
-``play.rollout``, and answers as greedy here), each seat drawing from its own policy
+policies (0 random, 1 greedy, 2 lookahead, 4 study: ``play.bots``; 3 rollout and 5 teacher
+are driven from ``play.rollout``, and answer as greedy and study here), each seat drawing from
+its own policy
 stream (``Stream(key ^ POLICY_SALT ^ (seat << 48), j)``), and writes the moves (``moves_out``,
 one ``M_*`` row each) and the outcome (``out``, ``O_*`` columns). ``play_chunks`` runs whole
 chunks in parallel, one prange iteration per chunk, deal ``j`` of chunk ``c`` dealt exactly as
@@ -32,7 +33,7 @@ literal.
 
 The package, in the order a hand uses it: ``layout`` (array layouts, the scratch tuple),
 ``state`` (seat state operations), ``winning`` (胡 and the wins at the deal), ``policies``
-(random, greedy), ``lookahead``, ``script`` (who answers while a rollout replays or plays out a
+(random, greedy), ``lookahead``, ``study``, ``script`` (who answers while a rollout replays or plays out a
 hand), ``claims`` (提/偎/跑/碰/吃/比 and 臭牌), ``turn`` (the turn loop, ``play_hand``,
 ``play_chunks``), ``rollout`` (the rollout bot's replays, worlds and playouts, driven by
 ``play.rollout``), ``log`` (Python helpers).
