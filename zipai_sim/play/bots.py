@@ -213,6 +213,17 @@ class LookaheadPolicy(GreedyPolicy):
         v1 = self.step_value(game, hand, th, fo, view) if vw == 0.0 else 0.0
         return (vw, v1, self.score(game, seat, hand, th, fo))
 
+    def option_values(self, game, hand: list[int], th: int, fo: int, options: list[int],
+                      view) -> tuple[dict, float]:
+        """Per discard option ``k`` of ``hand`` (20 counts, one card over rest): the hand it
+        leaves and that hand's ``wait_value``; and the largest of those values."""
+        left = {}
+        for k in options:
+            h = list(hand)
+            h[k] -= 1
+            left[k] = (h, self.wait_value(game, h, th, fo, view))
+        return left, max(v for _, v in left.values())
+
     def best_key(self, game, seat: int, hand: list[int], th: int, fo: int, options: list[int],
                  view) -> tuple[tuple, int]:
         """``(key, kind)`` of the best discard among ``options`` from ``hand`` (one card over
@@ -220,12 +231,7 @@ class LookaheadPolicy(GreedyPolicy):
         ``((0.0, 0.0, (0, 0, 0)), -1)`` without an option."""
         if not options:
             return (0.0, 0.0, (0, 0, 0)), -1
-        left = {}
-        for k in options:
-            h = list(hand)
-            h[k] -= 1
-            left[k] = (h, self.wait_value(game, h, th, fo, view))
-        top = max(v for _, v in left.values())
+        left, top = self.option_values(game, hand, th, fo, options, view)
         best = None
         for k in options:
             h, vw = left[k]
@@ -296,12 +302,7 @@ class StudyPolicy(LookaheadPolicy):
         pl = game.players[seat]
         th, fo = pl.table_huxi(), pl.fours()
         view = self.view(game, seat, -1)
-        left = {}
-        for k in options:
-            h = list(pl.hand)
-            h[k] -= 1
-            left[k] = (h, self.wait_value(game, h, th, fo, view))
-        top = max(v for _, v in left.values())
+        left, top = self.option_values(game, pl.hand, th, fo, options, view)
         best = None
         for k in options:
             h, vw = left[k]

@@ -268,6 +268,30 @@ def draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def options_vw(P, memo, pk, nf, k3, h4, locked, fours, m1, o1, reach_all, tm, optmask, U, fl):
+    """``vw`` (胡息-like units) of the hand each discard of the spaced mask ``optmask`` leaves,
+    written to ``fl[kind]`` (float64), for the packed whole hand ``pk``..``fours``
+    (``policies.words``) with its free kinds ``m1``, orphans ``o1``, ``reach_all = reach(o1)``
+    and ``tm = ting_masks.ting_discards``: a free discard that leaves no wait is 0.0 unasked.
+    Returns the largest (0.0 without an option)."""
+    top = 0.0
+    x = optmask
+    while x != 0:
+        b = x & -x
+        x ^= b
+        k = kind_of_bit(b)
+        v = 0.0
+        if not (m1 & b and (tm & b == 0 or dead(o1, reach_all, b))):
+            a1, a2, a3, a4, a5, a6 = minus(P, k, pk, nf, k3, h4, locked, fours)
+            v = wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, i64(-1), fl, i64(FL_T0),
+                           i64(1) if m1 & b else i64(0))
+        fl[k] = v
+        if v > top:
+            top = v
+    return top
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _above(vw, v1, g, tvw, tv1, tg):
     return vw > tvw or (vw == tvw and (v1 > tv1 or (v1 == tv1 and g > tg)))
 
@@ -285,20 +309,8 @@ def _best_key(P, memo, full, th, fo, optmask, U, utot, fl):
     # g = 0 unasked
     tm = ting_discards(pk, k3, pair_owed(fours))
     none = tm == 0
-    top = 0.0
-    x = optmask
-    while x != 0:
-        b = x & -x
-        x ^= b
-        k = kind_of_bit(b)
-        v = 0.0
-        if not (m1 & b and (tm & b == 0 or dead(o1, reach_all, b))):
-            a1, a2, a3, a4, a5, a6 = minus(P, k, pk, nf, k3, h4, locked, fours)
-            v = wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, i64(-1), fl, i64(FL_T0),
-                            i64(1) if m1 & b else i64(0))
-        fl[k] = v
-        if v > top:
-            top = v
+    top = options_vw(P, memo, pk, nf, k3, h4, locked, fours, m1, o1, reach_all, tm, optmask, U,
+                     fl)
     if top == 0.0:
         draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U)
         # a discard then a draw of its kind leaves the hand as it is

@@ -21,13 +21,12 @@ from numba import njit
 
 from zipai_sim.kernels.packed import LOW, W, orphans
 from zipai_sim.kernels.play.layout import (
-    FL_T0,
     I_FULL,
     MEMO_COLS,
     MEMO_JM,
     i64,
 )
-from zipai_sim.kernels.play.lookahead import draws_worth, step_value, wait_value
+from zipai_sim.kernels.play.lookahead import draws_worth, options_vw, step_value
 from zipai_sim.kernels.play.policies import (
     dead,
     minus,
@@ -66,7 +65,9 @@ def shape(h, k):
 
 @njit(cache=True, _nrt=False)
 def study_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
-    """``StudyPolicy.discard`` among ``opts[:nopt]`` (kinds in increasing order)."""
+    """``StudyPolicy.discard`` of seat ``s`` among the kinds ``opts[:nopt]`` (int64, increasing)
+    from the play scratch (``layout.new_scratch``): the kind to discard (RULES.md §5.7, the
+    options are the engine's)."""
     U = tmp[U_ROW]
     utot, stock = unseen(hands, marks, melds, ints, s, i64(-1), U)
     tables(fl, utot, stock)
@@ -78,18 +79,11 @@ def study_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
     o1 = orphans(m1, (pk >> 1) & LOW, i64(1))
     reach_all = reach(o1)
     tm = ting_discards(pk, k3, pair_owed(fours))
-    top = 0.0
+    optmask = i64(0)
     for i in range(nopt):
-        k = opts[i]
-        b = i64(1) << (W * k)
-        v = 0.0
-        if not (m1 & b and (tm & b == 0 or dead(o1, reach_all, b))):
-            a1, a2, a3, a4, a5, a6 = minus(P, k, pk, nf, k3, h4, locked, fours)
-            v = wait_value(P, memo, a1, a2, a3, a4, a5, a6, U, i64(-1), fl, i64(FL_T0),
-                           i64(1) if m1 & b else i64(0))
-        fl[k] = v
-        if v > top:
-            top = v
+        optmask |= i64(1) << (W * opts[i])
+    top = options_vw(P, memo, pk, nf, k3, h4, locked, fours, m1, o1, reach_all, tm, optmask, U,
+                     fl)
     if top == 0.0:
         draws_worth(P, memo, pk, nf, k3, h4, locked, fours, U)
     ta = 0.0
