@@ -197,6 +197,7 @@ FIGURES = {
     "convergence": ("convergence", lambda d, lang: plots.plot_convergence(d, lang=lang)),
     "scores": ("records", lambda d, lang: plots.plot_score_distribution(d, seat=2, lang=lang)),
     "sweep": ("sweep", lambda d, lang: plots.plot_sweep(d, baseline=-4, lang=lang)),
+    "win-chance": ("analysis", lambda d, lang: plots.plot_win_chance(d, lang=lang)),
 }
 
 
@@ -456,3 +457,132 @@ def test_a_rows_sample_is_counted_as_its_hands(tmp_path, capsys):
     assert sampled < 600
     foot = _footer(plots.plot_huxi_distribution(plots.load_result(tmp_path / "b.rows.parquet")))
     assert f"n = {sampled:,} hands" in foot and "n = 600" not in foot
+
+
+# --- issue 40: the chance to win at each decision of an analysed hand ---
+
+def analysis_frame(variant: str | None = "guangxi-81") -> pl.DataFrame:
+    """A hand-made ``Analysis.table()``: seats 0 and 1, four decisions each (interleaved), two or
+    three answers a decision; seat 0's decision 2 and seat 1's decision 5 are clear mistakes
+    (``loss_lo > 0``), 5 the costlier; decision 7 is a typed position (nothing played)."""
+    rows = []
+    # decision, seat, [(answer, win, loss, loss_lo, played, best), ...]
+    plan = [(0, 0, [("七", .40, 0.0, 0.0, True, True), ("八", .35, .5, -.2, False, False)]),
+            (1, 1, [("pass", .30, 0.0, 0.0, True, True), ("peng", .28, .2, -.4, False, False)]),
+            (2, 0, [("三", .20, 1.5, .4, True, False), ("四", .45, 0.0, 0.0, False, True),
+                    ("五", .41, .3, -.1, False, False)]),
+            (3, 1, [("chi", .33, .1, -.3, True, False), ("pass", .35, 0.0, 0.0, False, True)]),
+            (4, 0, [("九", .50, 0.0, 0.0, True, True), ("十", .48, .1, -.2, False, False)]),
+            (5, 1, [("pass", .10, 3.2, 1.1, True, False), ("hu", .90, 0.0, 0.0, False, True)]),
+            (6, 0, [("二", 1.0, 0.0, 0.0, True, True), ("六", .95, .4, -.1, False, False)]),
+            (7, 1, [("壹", .05, .2, -.6, False, False), ("贰", .08, 0.0, 0.0, False, True),
+                    ("叁", .02, .9, -.2, False, False)])]
+    for d, seat, answers in plan:
+        for answer, win, loss, loss_lo, played, best in answers:
+            rows.append({"decision": d, "move": 2 * d, "seat": seat, "kind": "discard",
+                         "card": None, "answer": answer, "value": -loss, "value_lo": -loss - 1,
+                         "value_hi": -loss + 1, "loss": loss, "loss_lo": loss_lo,
+                         "loss_hi": loss + 1, "win": win, "win_lo": max(0.0, win - .1),
+                         "win_hi": min(1.0, win + .1), "played": played, "best": best})
+    df = pl.DataFrame(rows)
+    return df.with_columns(pl.lit(variant).alias("variant")) if variant else df
+
+
+@pytest.fixture(scope="module")
+def analysis():
+    return analysis_frame()
+
+
+def win_lines(ax) -> dict[str, list[float]]:
+    return {ln.get_label(): list(ln.get_ydata()) for ln in ax.lines if ln.get_gid() == "win"}
+
+
+def test_win_chance_draws_the_played_rows(analysis, tmp_path):
+    ax = plots.plot_win_chance(analysis)
+    # the answer played at each decision, the typed position 7 its best answer
+    assert win_lines(ax) == {"seat 0 (dealer)": [40.0, 20.0, 50.0, 100.0],
+                             "seat 1": [30.0, 33.0, 10.0, 8.0]}
+    xs = [list(ln.get_xdata()) for ln in ax.lines if ln.get_gid() == "win"]
+    assert xs == [[0, 2, 4, 6], [1, 3, 5, 7]]
+    bars = [c for c in ax.containers if type(c).__name__ == "ErrorbarContainer"]
+    assert len(bars) == 2  # one Wilson interval set per seat
+    segs = bars[0].lines[2][0].get_segments()
+    assert np.array([(s[0][1], s[1][1]) for s in segs]) == pytest.approx(
+        np.array([(30, 50), (10, 30), (40, 60), (90, 100)]))
+    mistake, = (ln for ln in ax.lines if ln.get_gid() == "mistake")
+    assert sorted(zip(mistake.get_xdata(), mistake.get_ydata())) == [(2, 20.0), (5, 10.0)]
+    note, = ax.texts
+    assert note.get_text() == "−3.2 duo" and note.xy == (5, 10.0)  # the costliest mistake
+    assert ax.get_xlabel() == "decision (in the order asked)"
+    assert ax.get_ylabel() == "chance to win the hand"
+    assert ax.get_ylim() == (-3, 103)
+    assert legend_texts(ax) == ["seat 0 (dealer)", "seat 1", "clear mistake (loss > 0 at 95%)",
+                                "95% interval"]
+    assert "n = 8 decisions" in _footer(ax)
+    not_blank(ax, tmp_path / "w.png")
+
+
+def test_win_chance_seat_and_chinese(analysis):
+    ax = plots.plot_win_chance(analysis, seat=1, lang="zh")
+    assert win_lines(ax) == {"下家": [30.0, 33.0, 10.0, 8.0]}
+    assert ax.get_xlabel() == "决策序号 (按提问顺序)" and ax.get_ylabel() == "胡牌概率"
+    assert legend_texts(ax) == ["下家", "明显失误 (95% 区间内损失 > 0)", "95% 区间"]
+    assert ax.texts[0].get_text() == "−3.2 舵"
+    ax = plots.plot_win_chance(analysis, seat=0, lang="zh")
+    assert list(win_lines(ax)) == ["庄家"]
+    assert ax.texts[0].get_text() == "−1.5 舵"  # seat 0's only clear mistake
+    _, given = plt.subplots()
+    assert plots.plot_win_chance(analysis, ax=given, unit="油") is given
+    assert given.texts[0].get_text() == "−3.2 you"  # a Chinese unit named in pinyin in English
+
+
+def test_win_chance_unknown_variant_and_no_mistake():
+    df = analysis_frame(variant=None).with_columns(
+        pl.when(pl.col("loss_lo") > 0).then(0.0).otherwise(pl.col("loss_lo")).alias("loss_lo"))
+    ax = plots.plot_win_chance(df, lang="zh")
+    assert list(win_lines(ax)) == ["庄家", "1 号位"]  # no variant: the table size is unknown
+    assert not ax.texts and not [ln for ln in ax.lines if ln.get_gid() == "mistake"]
+
+
+@pytest.mark.parametrize("change,needle", [
+    (lambda d: d.drop("win"), "not an analysis file: missing column 'win'"),
+    (lambda d: d.drop("win_lo", "played"), "missing columns 'win_lo', 'played'"),
+    (lambda d: d.clear(), "no decisions to plot"),
+    (lambda d: pl.concat([d.with_columns(pl.lit(s).alias("seed")) for s in (1, 2)]),
+     "one analysed hand; these rows hold 2"),
+])
+def test_win_chance_errors(analysis, change, needle):
+    with pytest.raises(ValueError, match=needle):
+        plots.plot_win_chance(change(analysis))
+    with pytest.raises(ValueError, match="seat 2 is not in the analysis: it has seats 0, 1"):
+        plots.plot_win_chance(analysis, seat=2)
+    with pytest.raises(ValueError, match="lang must be"):
+        plots.plot_win_chance(analysis, lang="fr")
+
+
+def test_cli_plot_win_chance(tmp_path, capsys):
+    from zipai_sim.cli.app import main
+    from zipai_sim.runs.io import write_parquet
+
+    p = tmp_path / "analysis.parquet"
+    write_parquet(analysis_frame(variant=None), p, {"unit": "舵", "variants": "guangxi-81",
+                                                   "n": "8", "seed": "5", "policies": "study"})
+    assert main(["plot", "win-chance", "--from", str(p), "--out", str(tmp_path / "w.png")]) == 0
+    assert (tmp_path / "w.png").stat().st_size > 1000
+    meta = plots.read_figure_metadata(tmp_path / "w.png")
+    assert meta["variants"] == "guangxi-81" and "n = 8 decisions" in meta["Description"]
+    code, _, err = run(["plot", "win-chance", "--from", str(p), "--seat", "1", "--lang", "zh",
+                        "--out", str(tmp_path / "w.svg")], capsys)
+    assert code == 0, err
+    code, _, err = run(["plot", "win-chance", "--from", str(p), "--seat", "3", "--out",
+                        str(tmp_path / "x.png")], capsys)
+    assert code == 2 and "seat 3 is not in the analysis" in err
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run(["plot", "huxi", "--from", str(p), "--seat", "1", "--out",
+                        str(tmp_path / "x.png")], capsys)
+    assert code == 2 and "--seat applies to `plot scores / win-chance` only" in err
+    bal = tmp_path / "other.parquet"
+    write_parquet(analysis_frame().drop("win"), bal, {})
+    code, _, err = run(["plot", "win-chance", "--from", str(bal), "--out",
+                        str(tmp_path / "x.png")], capsys)
+    assert code == 2 and "not an analysis file: missing column 'win'" in err

@@ -12,7 +12,8 @@ from zipai_sim.cli.outputs import check_out
 
 def cmd_plot(a: argparse.Namespace) -> int:
     """Draw a figure from saved Parquet results, without re-running: tianhu-threshold, huxi,
-    seat-shares, dealer-edge, fanxing, convergence, scores, sweep (zipai_sim.plots)."""
+    seat-shares, dealer-edge, fanxing, convergence, scores, sweep, win-chance (the chance to win
+    at each decision of an `analyze --out` file) (zipai_sim.plots)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -24,7 +25,7 @@ def cmd_plot(a: argparse.Namespace) -> int:
     df = plots.load_result(a.from_)
     kw: dict[str, object] = {}
     for flag, value, kinds in (("--metric", a.metric, ("tianhu-threshold", "sweep")),
-                               ("--seat", a.seat, ("scores",)),
+                               ("--seat", a.seat, ("scores", "win-chance")),
                                ("--log", a.log or None, ("tianhu-threshold",)),
                                ("--knob", a.knob, ("sweep",))):
         if value is not None and a.kind not in kinds:
@@ -40,6 +41,20 @@ def cmd_plot(a: argparse.Namespace) -> int:
             raise _Fail(f"--metric {a.metric!r} is not in the file; it has {', '.join(have)}")
     if a.kind == "scores":
         kw["seat"] = a.seat or 0
+    if a.kind == "win-chance":
+        import polars as pl
+
+        from zipai_sim.runs.io import read_metadata
+
+        kw["seat"] = a.seat
+        meta = read_metadata(a.from_[0])
+        kw["unit"] = meta.get("unit")
+        # an analysis table has no variant column: its metadata names the one variant (which
+        # names the seats and the unit), where load_result would take the file's name
+        key = meta.get("variants", "")
+        if len(a.from_) == 1 and key and "," not in key and \
+                "variant" not in pl.read_parquet_schema(a.from_[0]):
+            df = df.with_columns(pl.lit(key).alias("variant"))
     if a.kind == "sweep":
         import json
 
@@ -74,7 +89,8 @@ def add_plot(sub, doc) -> None:
     po.add_argument("--knob", default=None, metavar="KNOB",
                     help="sweep only: the swept knob on the x axis (default: the first)")
     po.add_argument("--seat", type=int, default=None, metavar="S",
-                    help="scores only: the seat (default: 0, dealer)")
+                    help="scores: the seat (default: 0, dealer); win-chance: draw only this "
+                    "seat (default: every seat analysed)")
     po.add_argument("--log", action="store_true",
                     help="tianhu-threshold only: rates on a log scale (default: linear)")
     po.add_argument("--lang", choices=("en", "zh"), default="en",

@@ -22,7 +22,7 @@ from zipai_sim.play.rollout import beats
 from zipai_sim.play.table import Meld
 
 _C3 = (0, 0, 0, 1, 4)
-DISCARD, PENG, CHI = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI
+DISCARD, PENG, CHI, HU = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI, kl.RO_HU
 
 
 class _Script:
@@ -66,6 +66,11 @@ class _Script:
         return self.greedy.chi(game, seat, card, options)
 
     def hu(self, game, seat: int, card: int, huxi: int) -> bool:
+        if self.on and seat == self.seat:  # ``kernels.play.script.hu_declined``
+            if self.kind == HU:
+                self.on = False
+                return self.val == 1
+            return False  # in the real hand it reached a later question: it declined
         return True
 
 

@@ -94,7 +94,7 @@ def _group(v, decks, keys, js, codes, k, payoff, out) -> tuple[np.ndarray, np.nd
         fz = np.zeros((m, kp.FZ_COLS), np.int64)
         snaps = _snaps(m)
         kr.replay_batch(decks[active], keys[active], js[active], P, cw, codes, answers[active],
-                        n_answers[active], o, frozen, fz, snaps, min(blocks, m))
+                        n_answers[active], o, frozen, fz, snaps, min(blocks, m), 0)
         done = frozen == 0
         out[active[done]] = o[done]
         pend = np.flatnonzero(~done)

@@ -26,6 +26,8 @@ Inputs, by helper (all polars DataFrames, e.g. read back from Parquet with ``loa
   翻信 and 胡息 plots also take a ``simulate_deals`` summary (``metric`` rows ``fanxing_k`` /
   ``dealer_huxi_H``) or a ``deal_table(metrics=None)``.
 - ``plot_convergence``: ``tables.convergence_table`` (``variant, n, rate, ci_low, ci_high``).
+- ``plot_win_chance``: an analysed hand (``Analysis.table()``, ``zipai-sim analyze --out``;
+  ``plots.win_chance``), whose helper takes ``lang``, ``seat`` and ``ax`` by keyword.
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
@@ -64,6 +66,7 @@ from zipai_sim.plots.load import load_result
 from zipai_sim.plots.runs import id_cols, label_runs, split_runs
 from zipai_sim.plots.save import read_figure_metadata, save_figure
 from zipai_sim.plots.sweep import plot_sweep
+from zipai_sim.plots.win_chance import plot_win_chance
 
 __all__ = [
     "PLOTS",
@@ -76,6 +79,7 @@ __all__ = [
     "plot_seat_shares",
     "plot_sweep",
     "plot_tianhu_threshold",
+    "plot_win_chance",
     "read_figure_metadata",
     "save_figure",
 ]
@@ -371,4 +375,5 @@ PLOTS = {
     "convergence": plot_convergence,
     "scores": plot_score_distribution,
     "sweep": plot_sweep,
+    "win-chance": plot_win_chance,
 }

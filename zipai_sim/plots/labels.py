@@ -40,11 +40,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "score_x": ("score of seat {seat} (units per hand)", "{name} 每局得分 (计分单位)"),
     "seat": ("seat {seat}", "{name}"),
     "seat_dealer": ("seat 0 (dealer)", "庄家"),
+    # the win-chance figure of an analysed hand (plots.win_chance)
+    "win_x": ("decision (in the order asked)", "决策序号 (按提问顺序)"),
+    "win_y": ("chance to win the hand", "胡牌概率"),
+    "win_mistake": ("clear mistake (loss > 0 at 95%)", "明显失误 (95% 区间内损失 > 0)"),
+    "win_loss": ("−{loss:.1f} {unit}", "−{loss:.1f} {unit}"),
     # the provenance footer (plots.footer.footer_text)
     "rules": ("rules", "规则"),
     "threshold": ("threshold", "起胡"),
     "deals": ("deals", "局"),
     "hands": ("hands", "局"),
+    "decisions": ("decisions", "个决策"),
     "each": ("each", "每组"),
     "seed": ("seed", "种子"),
     "bot": ("bot", "策略"),

@@ -79,7 +79,7 @@ def _text(m: tuple | None) -> str:
     return f"'{s}: {what} {cards_text(cards)}'".replace(" '", "'")
 
 
-class _Script:
+class RecordScript:
     """The record's decisions as the engine's policy (``play.policies.Policy``) at every seat.
     Before each answer the moves the engine made so far are checked against the record."""
 
@@ -194,7 +194,7 @@ def replay(record: HandRecord, variant: str | os.PathLike | Variant | None = Non
     (e.g. a discard changed to another held card), or a different settlement; or a rules hash
     that is not the header's. VariantError for an unknown variant."""
     v = resolve_variant(record, variant)
-    script = _Script(record)
+    script = RecordScript(record)
     game = Game(v, record.deck(), [script] * v.layout.players)
     out = game.play()
     script.sync(game)

@@ -66,6 +66,7 @@ from zipai_sim.kernels.play.script import (
     freeze_discard,
     freeze_list,
     freezing,
+    hu_declined,
     listed,
     next_listed,
     script_claim,
@@ -334,7 +335,7 @@ def on_discard(P, S, deck, moves, out, policies, d, c):
         for i in range(1, seats):
             s = seat(d + i, seats)
             hx = can_win(P, hands, marks, melds, ints, work, i64(s), i64(c), i64(0), i64(0))
-            if hx >= 0:
+            if hx >= 0 and not hu_declined(ints, policies, i64(s), i64(c)):
                 fl = F_DIHU if (P[p.DIHU_LIANGZHANG] == 0 and ints[I_FIRST] == 1 and d == 0
                                 and s != 0) else 0
                 take_win(P, S, deck, moves, out, i64(s), i64(HOW_FANGPAO), i64(c), i64(hx), i64(d),
@@ -354,7 +355,7 @@ def on_draw(P, S, deck, moves, out, policies, t, c, last):
     seats = ints[I_SEATS]
     if hands[t, c] == 3 or meld_of(melds, ints, t, c, False, True) >= 0 or hands[t, c] == 2:
         hx = can_win(P, hands, marks, melds, ints, work, i64(t), i64(c), i64(1), i64(1))
-        if hx >= 0:
+        if hx >= 0 and not hu_declined(ints, policies, i64(t), i64(c)):
             fl = F_OWN | F_DRAWN | (F_HAIDI if last else 0)
             take_win(P, S, deck, moves, out, i64(t), i64(HOW_ZIMO), i64(c), i64(hx), i64(-1),
                      i64(fl), i64(0))
@@ -371,7 +372,7 @@ def on_draw(P, S, deck, moves, out, policies, t, c, last):
         s = seat(t + i, seats)
         own = 1 if s == t else 0
         hx = can_win(P, hands, marks, melds, ints, work, i64(s), i64(c), i64(own), i64(1))
-        if hx >= 0:
+        if hx >= 0 and not hu_declined(ints, policies, i64(s), i64(c)):
             fl = F_DRAWN | (F_HAIDI if last else 0) | (F_OWN if s == t else 0)
             how = HOW_ZIMO if s == t else HOW_DRAWN
             take_win(P, S, deck, moves, out, i64(s), i64(how), i64(c), i64(hx), i64(-1), i64(fl),

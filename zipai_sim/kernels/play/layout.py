@@ -151,10 +151,12 @@ I_MODE = N_RESET  # 0 plain play, 1 replay of a rollout answer list, 2 a playout
 I_RO_N = N_RESET + 1  # answers in the list
 I_RO_D = N_RESET + 2  # the list: every rollout question of the hand, in the order met
 MAX_RO = 192  # rollout questions a hand may answer by rollouts; later ones get greedy's answer
-N_INTS = I_RO_D + MAX_RO
+I_ASK_HU = I_RO_D + MAX_RO  # 1: in mode 1 a win on offer to a rollout seat is a question too
+N_INTS = I_ASK_HU + 1  # (the hand analysis, ``kernels.play.analysis``; bots always take a win)
 RO_DISCARD = 0
 RO_PENG = 1
 RO_CHI = 2
+RO_HU = 3  # answers: 1 take the win, 0 decline it
 
 # the lookahead memo: rows 0..MEMO-1 (whole hand, locked 胡息 | fours, waits, their 胡息), rows
 # MEMO..MEMO+STEP_MEMO-1 for ``v1`` (hand at rest, table 胡息 | fours, the (draw, discard) pairs

@@ -30,6 +30,7 @@ from zipai_sim.kernels.play.layout import (
     FZ_KIND,
     FZ_NR,
     FZ_SEAT,
+    I_ASK_HU,
     I_DISC,
     I_FZ,
     I_HELD,
@@ -124,7 +125,7 @@ def _snap_arrays():
 
 @njit(cache=True, parallel=True)
 def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, out, frozen,
-                 fz, snaps, blocks):
+                 fz, snaps, blocks, ask_hu):
     """Replay hands ``i`` (dealt ``decks[i]``: int8[n, 80], policy streams of deal ``js[i]`` of
     chunk key ``keys[i]``) with the rollout answers
     ``answers[i, :n_answers[i]]`` (int64[n, MAX_RO]). A hand that meets no further rollout
@@ -132,7 +133,8 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
     1``, ``fz[i]`` the question (``FZ_*`` columns) and ``snaps`` (hands int8[n, 4, 20], marks
     int8[n, 3, 4, 20], groups int64[n, 4, 12, 7], ints int64[n, N_INTS], streams uint64[n, 8])
     the state at the start of its turn-loop step. ``blocks``: prange iterations (any number
-    gives the same results)."""
+    gives the same results). ``ask_hu`` 1: a win on offer is a question too (``I_ASK_HU``, the
+    hand analysis); the bots pass 0."""
     n = keys.shape[0]
     sh, sm, sd, si, sr = snaps
     for b in prange(blocks):
@@ -140,6 +142,7 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
         snap = _snap_arrays()
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         ints = S[3]
+        ints[I_ASK_HU] = ask_hu
         for i in range(b * n // blocks, (b + 1) * n // blocks):
             ints[I_MODE] = 1
             ints[I_RO_N] = n_answers[i]

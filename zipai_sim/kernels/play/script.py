@@ -15,6 +15,13 @@ Two modes of ``ints[I_MODE]`` change who answers a discard, 碰 or 吃 question:
   greedy.
 
 Questions with one possible answer (a single discard option) are never rollout questions.
+
+A win on offer (胡) is taken at once, except in two cases (``hu_declined``): with
+``ints[I_ASK_HU]`` set, mode 1 lists and freezes it as a question like the others (answers 1
+take, 0 decline: the hand analysis asks what declining is worth), and in mode 2 the scripted
+seat's win in the world's first step follows the script: its own 胡 question gets the candidate,
+and before a later question of that step it declines (in the real hand it reached that question,
+so it declined or could not win).
 """
 
 from numba import njit
@@ -26,6 +33,7 @@ from zipai_sim.kernels.play.layout import (
     FZ_NR,
     FZ_OPTS,
     FZ_SEAT,
+    I_ASK_HU,
     I_FZ,
     I_MODE,
     I_RO_CNT,
@@ -42,6 +50,7 @@ from zipai_sim.kernels.play.layout import (
     MAX_RO,
     POL_ROLLOUT,
     POL_TEACHER,
+    RO_HU,
     i64,
 )
 
@@ -139,3 +148,22 @@ def script_claim(ints, s, kind, passing):
         ints[I_SC_ON] = 0
         return ints[I_SC_VAL]
     return i64(passing)
+
+
+@njit(cache=True, _nrt=False)
+def hu_declined(ints, policies, s, c):
+    """Whether seat ``s`` declines the win on card ``c`` it may take (module docstring); false
+    outside the two cases, so plain play and the bots always win."""
+    if ints[I_MODE] == 2:
+        if ints[I_SC_ON] == 1 and s == ints[I_SC_SEAT]:
+            if ints[I_SC_KIND] == RO_HU:
+                ints[I_SC_ON] = 0
+                return ints[I_SC_VAL] == 0
+            return True
+        return False
+    if ints[I_MODE] == 1 and ints[I_ASK_HU] == 1 and (policies[s] == POL_ROLLOUT
+                                                      or policies[s] == POL_TEACHER):
+        if ints[I_RO_I] < ints[I_RO_N]:
+            return next_listed(ints, i64(s)) == 0
+        freeze_list(ints, i64(s), i64(RO_HU), i64(c), i64(1), i64(0), i64(2))
+    return False
