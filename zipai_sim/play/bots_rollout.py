@@ -25,7 +25,7 @@ _C3 = (0, 0, 0, 1, 4)
 DISCARD, PENG, CHI, HU = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI, kl.RO_HU
 
 
-class _Script:
+class WorldScript:
     """The scripted answers of a world's first step (``kernels.play.script``), greedy after."""
 
     def __init__(self, seat: int, kind: int, val: int, c0: int, fast=None):
@@ -186,7 +186,7 @@ class RolloutPolicy:
             for k in range(lo, hi):
                 w, c0 = world(game.step0, seat, kind, card, nr, k)
                 for c in alive:
-                    script = _Script(seat, kind, cands[c], c0, self.greedy)
+                    script = WorldScript(seat, kind, cands[c], c0, self.greedy)
                     g = w.fork([script] * w.seats)
                     out = g.play_from(turn, script.step)
                     row = outcome_row(g, out)

@@ -12,7 +12,7 @@ the answers played marked.
 ...                   "loss": [0.0, -0.1, 0.0], "loss_lo": [0.0, -0.5, 0.0],
 ...                   "played": [True, False, True], "best": [True, False, True]})
 >>> ax = plot_win_chance(t)
->>> ax.get_xlabel(), [list(ln.get_ydata()) for ln in ax.lines if ln.get_gid() == "win"]
+>>> ax.get_xlabel(), [ln.get_ydata().tolist() for ln in ax.lines if ln.get_gid() == "win"]
 ('decision (in the order asked)', [[40.0], [30.0]])
 """
 

@@ -1,0 +1,186 @@
+"""The hand analysis (issue 40, ``zipai_sim.analysis``): the values are the readable twin's
+(the reference engine builds the same worlds, ``play.bots_rollout.world``, and plays every
+answer out with the study twin), decisions whose best answer is known from the rules come out
+so, no value moves when the cards the seat cannot see are dealt otherwise, and the numbers do not
+depend on the thread count.
+
+Known answers are worked from RULES.md: a 胡 taken wins in every world (§6); declined on the last
+card of the stock, with every other copy of the card shown and the card 臭 to the others (§5.6),
+nothing can take it and the hand is 荒庄 (§7: the variant's 荒庄 payment, the same in every
+world); a discard into a visible win (放炮) is worse than one nobody can take."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+import zipai_sim as zs
+from zipai_sim.analysis import analyze, analyze_position, position
+from zipai_sim.analysis.position import PositionError
+from zipai_sim.analysis.values import question_values
+from zipai_sim.analysis.walk import KINDS, walk
+from zipai_sim.kernels import play as kp
+from zipai_sim.play.bots_rollout import WorldScript, world
+from zipai_sim.play.payoffs import outcome_row, settle_outcomes
+from zipai_sim.play.policies import StudyPolicy
+from zipai_sim.play.trace import play_seeded
+from zipai_sim.records.build import record_from_game
+from zipai_sim.records.replay import replay
+
+VARIANTS = zs.list_variants()
+
+
+def record(key: str, seed: int = 2026, deal: int = 3, policy: str = "greedy"):
+    game, out = play_seeded(key, seed, deal, policy)
+    return record_from_game(game, out, seed=seed, deal=deal, policies=[policy] * game.seats)
+
+
+def twin_pay(v, q, val: int, k: int) -> tuple[int, bool]:
+    """World ``k`` of question ``q`` played with answer ``val`` on the reference engine, every
+    seat then the study twin: the asking seat's payment and whether it won."""
+    w, c0 = world((q.step, q.start), q.seat, KINDS[q.kind], q.card, q.nr, k)
+    script = WorldScript(q.seat, KINDS[q.kind], val, c0, StudyPolicy())
+    g = w.fork([script] * w.seats)
+    out = g.play_from(q.step, script.step)
+    row = outcome_row(g, out)
+    won = out.winner == q.seat or any(c.seat == q.seat for c in out.cowinners)
+    return int(settle_outcomes(v, row[None, :])[0][0, q.seat]), won
+
+
+@pytest.mark.parametrize("key", VARIANTS)
+def test_values_are_the_twins(key):
+    """Every answer of a discard, a claim and a 胡 question (where the hand has them), in three
+    worlds each: the kernel's payment and win are the reference engine's, world by world."""
+    rec = record(key)
+    v = replay(rec).variant
+    qs = [q for q in walk(rec, v).questions if q.start is not None]
+    picked = {}
+    for q in qs:
+        picked.setdefault(q.kind, q)
+    assert "discard" in picked
+    for q in picked.values():
+        x = question_values(v, [q], 3, kp.POL_STUDY, 0)[0]
+        for i, val in enumerate(q.vals[:4]):
+            for k in range(3):
+                assert twin_pay(v, q, val, k) == (x.pay[i, k], bool(x.won[i, k])), \
+                    (key, q.kind, q.labels[i], k)
+
+
+G81 = "guangxi-81"
+#: seat 1 draws the last stock card 八 and may 胡: 一二三 四五六 七 + 八 九 … (checked below)
+LAST_CARD = """
+seat: 1
+hand: 一二三 四五六 七九 壹贰叁 肆伍陆 柒捌玖 拾拾拾
+table 0: 碰 十十十
+table 2: 碰 捌捌捌
+discards 0: 八 一一二二三三四四
+discards 2: 八 八 五五六六七七九九
+offer: 八 drawn by 1
+stock: 0
+"""
+
+
+def test_win_at_once_and_declining_it():
+    """胡 on the last card wins in every world; declined, the card is 臭 to both other seats
+    (they discarded 八, §5.6), no one holds a 坎 of it (all four shown), the stock is empty: 荒庄
+    in every world, paid as the variant says (§7)."""
+    pos = position(LAST_CARD, G81)
+    assert pos.question.kind == "hu" and pos.question.vals == [1, 0]
+    d = analyze_position(pos, worlds=16)
+    hu, no = d.rows
+    assert hu.win == 1.0 and hu.lo > 0 and hu.best
+    assert no.win == 0.0 and no.lo == no.hi  # the same 荒庄 in every world
+    v = zs.load_variant(G81)
+    assert no.value == _huang_payment(v, 1)
+    assert no.loss == pytest.approx(hu.value - no.value) and no.loss_lo > 0
+
+
+def _huang_payment(v, seat: int) -> float:
+    row = np.zeros((1, kp.N_OUT), np.int64)
+    row[0, [kp.O_WINNER, kp.O_PAYER, kp.O_WIN_CARD]] = -1
+    row[0, kp.O_CO + kp.CO_SEAT:kp.O_CO + kp.MAX_CO * kp.CO_COLS:kp.CO_COLS] = -1
+    return float(settle_outcomes(v, row)[0][0, seat])
+
+
+#: the dealer's last discard: the other two hold the four unseen cards 五五九九 (two each) over
+#: six table groups of 24 胡息; a 五 or 九 lets a seat holding the pair complete 五五五 / 九九九,
+#: a 玖 the 绞 九九玖 (§4), and win (放炮, §6); any other card completes nothing, and the empty
+#: stock makes the hand 荒庄
+FEED = """
+seat: 0
+hand: 五 九 一一 三三 六六 七七 八八 十十 壹壹 叁叁 柒柒 玖
+table 1: 吃 壹贰叁 / 吃 贰柒拾 / 碰 肆肆肆 / 吃 一二三 / 吃 二七十 / 碰 陆陆陆
+table 2: 吃 壹贰叁 / 吃 贰柒拾 / 碰 伍伍伍 / 吃 一二三 / 吃 二七十 / 碰 捌捌捌
+discards 0: 五 九 四四 六六
+discards 1: 四四 八八 肆 伍 陆
+discards 2: 捌 玖玖玖 拾拾
+stock: 0
+"""
+
+
+def test_feeding_a_win_is_the_mistake():
+    """A safe discard is worth the dealer's 荒庄 payment in every world; 五, 九 and 玖 feed a
+    放炮 in the worlds where a seat holds the pair (seat 1's two cards are one of C(4, 2) = 6
+    pairs of 五五九九, two of them a pair), so they lose, and significantly."""
+    v = zs.load_variant(G81)
+    d = analyze_position(FEED, G81, worlds=64)
+    rows = {r.answer: r for r in d.rows}
+    huang = _huang_payment(v, 0)
+    for name, r in rows.items():
+        if name in ("五", "九", "玖"):
+            assert r.value < huang and r.loss_lo > 0 and not r.best and r.loss == huang - r.value
+        else:
+            assert (r.value, r.lo, r.hi, r.win) == (huang, huang, huang, 0.0)
+    assert d.best.answer not in ("五", "九", "玖") and len(rows) == 12
+
+
+MIDGAME = """
+seat: 0
+hand: 一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌 拾拾 五 陆
+table 1: 碰 三三三 / 偎
+discards 2: 六七
+"""
+
+
+def test_no_value_depends_on_a_hidden_card():
+    """The unseen cards filled in three ways (other hands, the face-down 偎, the stock): every
+    answer's payments are the same, world by world."""
+    pays = []
+    for fill in range(3):
+        pos = position(MIDGAME, G81, fill=fill)
+        x = question_values(pos.variant, [pos.question], 8, kp.POL_STUDY, 11)[0]
+        pays.append((x.pay, x.won))
+    for p, w in pays[1:]:
+        assert np.array_equal(p, pays[0][0]) and np.array_equal(w, pays[0][1])
+    # and the fills did differ: the other hands are not the same cards
+    a, b = (position(MIDGAME, G81, fill=f).game.players[2].hand for f in (0, 1))
+    assert a != b
+
+
+def test_thread_count_changes_nothing():
+    rec = record(G81)
+    v = replay(rec).variant
+    qs = [q for q in walk(rec, v).questions if q.start is not None][:6]
+    got = []
+    old = numba.get_num_threads()
+    try:
+        for t in (1, old):
+            numba.set_num_threads(t)
+            got.append([x.pay for x in question_values(v, qs, 8, kp.POL_STUDY, 5)])
+    finally:
+        numba.set_num_threads(old)
+    assert all(np.array_equal(a, b) for a, b in zip(*got, strict=True))
+
+
+def test_position_errors_name_the_problem():
+    with pytest.raises(PositionError, match="5 copies|there are 4"):
+        position("seat: 0\nhand: 一一一一一 二三", G81)
+    with pytest.raises(PositionError, match="unknown key"):
+        position("seat: 0\nhand: 一二三\nmoon: 3", G81)
+    with pytest.raises(PositionError, match="owes a discard"):
+        position("seat: 0\nhand: 一二三", G81)
+    with pytest.raises(PositionError, match="may not answer peng"):
+        position(LAST_CARD.replace("stock: 0", "stock: 0\nask: peng"), G81)
+    with pytest.raises(PositionError, match="face down"):
+        position(MIDGAME.replace("/ 偎", "/ 偎 五五五"), G81)
