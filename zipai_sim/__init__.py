@@ -9,6 +9,15 @@ Importing the package compiles nothing; ``warmup()`` compiles every kernel (cach
 9
 """
 
+from zipai_sim.analysis import (
+    Analysis,
+    Decision,
+    Position,
+    PositionError,
+    analyze,
+    analyze_position,
+    position,
+)
 from zipai_sim.deals.deal import Deal, deal
 from zipai_sim.deals.evaluate import Explanation, evaluate_opening, explain, waits
 from zipai_sim.deals.simulate import SimResult, score_decks, simulate_deals
@@ -16,6 +25,7 @@ from zipai_sim.exact.opening import compare as compare_exact
 from zipai_sim.exact.opening import exact_opening
 from zipai_sim.game.cards import CardError, format_hand, parse_hand
 from zipai_sim.game.variants import Variant, VariantError, list_variants, load_variant
+from zipai_sim.pictures import Svg, draw_cards, draw_hand, draw_position
 from zipai_sim.play.observation import Observation
 from zipai_sim.records.file import read_record, write_records
 from zipai_sim.records.format import HandRecord, RecordError
@@ -50,26 +60,36 @@ def warmup() -> None:
 
 
 __all__ = [
+    "Analysis",
     "CardError",
     "CheckpointError",
     "Deal",
+    "Decision",
     "Explanation",
     "FairResult",
     "HandRecord",
     "MatchResult",
     "Observation",
+    "Position",
+    "PositionError",
     "RecordError",
     "Replay",
     "ReplayError",
     "SimResult",
+    "Svg",
     "Variant",
     "VariantError",
     "__version__",
+    "analyze",
+    "analyze_position",
     "arena",
     "calculate",
     "checkpoint",
     "compare_exact",
     "deal",
+    "draw_cards",
+    "draw_hand",
+    "draw_position",
     "evaluate_opening",
     "exact_opening",
     "explain",
@@ -79,6 +99,7 @@ __all__ = [
     "load_variant",
     "parse_hand",
     "play_match",
+    "position",
     "read_record",
     "replay_record",
     "score_decks",

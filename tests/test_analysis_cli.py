@@ -1,0 +1,109 @@
+"""``zipai-sim analyze`` (issue 40) on records of every variant, its Parquet file, and its page
+stepped through in a real headless Chromium (``tests/browser.py``): the moves shown are the
+record's, the values the Parquet file's, the stock the record's count."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import polars as pl
+import pytest
+from browser import browser, step_through  # noqa: F401  (browser: the fixture)
+from test_analysis import FEED, G81, VARIANTS, record
+
+from zipai_sim.cli.app import main
+from zipai_sim.records.file import write_records
+from zipai_sim.records.replay import replay
+from zipai_sim.runs.io import read_metadata
+
+
+def _analyze(tmp_path, rec, *extra: str) -> tuple[int, pl.DataFrame]:
+    src = tmp_path / "hand.jsonl"
+    write_records(rec, src)
+    out = tmp_path / "a.parquet"
+    code = main(["analyze", str(src), "--worlds", "4", "--out", str(out), *extra])
+    return code, pl.read_parquet(out)
+
+
+@pytest.mark.parametrize("key", VARIANTS)
+def test_every_variant(tmp_path, capsys, key):
+    """One row per legal answer, exactly one played and one best per decision, the best's loss
+    0, every value inside its interval, chances in [0, 1]."""
+    code, t = _analyze(tmp_path, record(key))
+    assert code == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith(key)
+    assert t.height > 0
+    per = t.group_by("decision").agg(pl.col("played").sum(), pl.col("best").sum())
+    assert per["played"].to_list() == [1] * per.height and per["best"].to_list() == [1] * per.height
+    assert (t.filter(pl.col("best"))["loss"] == 0).all()
+    assert ((t["value_lo"] <= t["value"]) & (t["value"] <= t["value_hi"])).all()
+    assert ((t["win_lo"] <= t["win"]) & (t["win"] <= t["win_hi"])).all()
+    assert t["win"].is_between(0, 1).all()
+    meta = read_metadata(tmp_path / "a.parquet")
+    assert meta["worlds"] == "4" and meta["seed"] == "0" and meta["header"].startswith(key)
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["analyze"], "one of them"),
+    (["analyze", "--position", FEED, "--worlds", "1"], "worlds must be"),
+    (["analyze", "--position", FEED, "--policy", "teacher"], "invalid choice"),
+    (["analyze", "--position", FEED, "--out", "x.parquet"], "--out applies"),
+    (["analyze", "--position", "seat: 0\nhand: 一一一一一"], "4 of each"),
+])
+def test_errors_are_one_line(argv, needle, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse's own refusals
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2 and needle in err, err
+
+
+def test_position_from_the_command_line(capsys):
+    assert main(["analyze", "--position", FEED, "--variant", G81, "--worlds", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "best" in out and "玖" in out
+
+
+def test_page_in_a_real_browser(browser, tmp_path):  # noqa: F811
+    rec = record(G81, 7, 2, "study")
+    page = tmp_path / "a.html"
+    code, t = _analyze(tmp_path, rec, "--seat", "0", "--html", str(page))
+    assert code == 0
+    m = re.search(r'<script type="application/json" id="data">(.*?)</script>',
+                  page.read_text(encoding="utf-8"), re.S)
+    data = json.loads(m.group(1))
+    step_through(browser, page, data)
+    # the moves are the record's (its replayed trace), in order
+    moves = [s["move"] for s in data["steps"][1:] if s["decision"] is None]
+    log = replay(rec).log
+    assert moves == log[1:1 + len(moves)]
+    # every decision's answers are the Parquet file's rows, value for value
+    decisions = [s["decision"] for s in data["steps"] if s["decision"] is not None]
+    assert len(decisions) == t["decision"].n_unique()
+    for k, d in enumerate(decisions):
+        rows = t.filter(pl.col("decision") == k)
+        assert [r["answer"] for r in d["rows"]] == rows["answer"].to_list()
+        assert [r["value"] for r in d["rows"]] == rows["value"].to_list()
+    # the stock drawn on each move step is the record's count: 80 less the dealt cards, the
+    # draws and extra cards so far
+    from selenium.webdriver.common.by import By
+
+    h = rec.header
+    dealt = sum(len(x) for x in rec.events[1]["hands"])
+    taken = [0]
+    for e in rec.events[2:]:
+        if e["event"] in ("huang", "end", "settlement"):
+            break
+        taken.append(taken[-1] + (e["event"] in ("draw", "extra")))
+    nxt = browser.find_element(By.ID, "next")
+    browser.find_element(By.ID, "first").click()
+    m = 0
+    for i, s in enumerate(data["steps"]):
+        if i:
+            nxt.click()
+        if s["decision"] is None and m < len(taken):
+            shown = browser.find_element(By.CSS_SELECTOR, "#table g.stock")
+            assert int(shown.get_attribute("data-count")) == 80 - dealt - taken[m], (i, h)
+            m += 1
