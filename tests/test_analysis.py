@@ -39,8 +39,8 @@ def record(key: str, seed: int = 2026, deal: int = 3, policy: str = "greedy"):
 def twin_pay(v, q, val: int, k: int) -> tuple[int, bool]:
     """World ``k`` of question ``q`` played with answer ``val`` on the reference engine, every
     seat then the study twin: the asking seat's payment and whether it won."""
-    w, c0 = world((q.step, q.start), q.seat, KINDS[q.kind], q.card, q.nr, k)
-    script = WorldScript(q.seat, KINDS[q.kind], val, c0, StudyPolicy())
+    w, c0 = world((q.step, q.start), q.seat, KINDS[q.kind], q.card, q.nr, k, True)
+    script = WorldScript(q.seat, KINDS[q.kind], val, c0, StudyPolicy(), analysis=True)
     g = w.fork([script] * w.seats)
     out = g.play_from(q.step, script.step)
     row = outcome_row(g, out)

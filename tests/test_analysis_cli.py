@@ -40,6 +40,10 @@ def test_every_variant(tmp_path, capsys, key):
     assert ((t["value_lo"] <= t["value"]) & (t["value"] <= t["value_hi"])).all()
     assert ((t["win_lo"] <= t["win"]) & (t["win"] <= t["win_hi"])).all()
     assert t["win"].is_between(0, 1).all()
+    # a 胡 taken wins in every world: nobody before it in turn won on the card in the real
+    # hand, so nobody does in a world either (§5.2 order of claims)
+    assert (t.filter((pl.col("kind") == "hu") & pl.col("answer").str.starts_with("胡"))["win"]
+            == 1).all()
     meta = read_metadata(tmp_path / "a.parquet")
     assert meta["worlds"] == "4" and meta["seed"] == "0" and meta["header"].startswith(key)
 
@@ -107,3 +111,32 @@ def test_page_in_a_real_browser(browser, tmp_path):  # noqa: F811
             shown = browser.find_element(By.CSS_SELECTOR, "#table g.stock")
             assert int(shown.get_attribute("data-count")) == 80 - dealt - taken[m], (i, h)
             m += 1
+
+
+def test_ctrl_c_keeps_the_finished_decisions(tmp_path, monkeypatch, capsys):
+    """Ctrl-C during the second batch of questions: the first batch's decisions are printed and
+    written beside the requested name (``.partial.parquet``), the header says PARTIAL, exit 130;
+    the finished decisions are the full run's, value for value."""
+    import zipai_sim.analysis.hand as H
+
+    rec = record(G81)
+    src = tmp_path / "hand.jsonl"
+    write_records(rec, src)
+    whole = H.analyze(rec, worlds=4, progress=False)
+    assert len(whole) > H.BATCH
+    real, calls = H.question_values, []
+
+    def stop(*args, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(H, "question_values", stop)
+    out = tmp_path / "a.parquet"
+    assert main(["analyze", str(src), "--worlds", "4", "--out", str(out)]) == 130
+    assert "PARTIAL" in capsys.readouterr().out.splitlines()[0]
+    assert not out.exists()
+    part = pl.read_parquet(tmp_path / "a.partial.parquet")
+    assert part["decision"].n_unique() == H.BATCH
+    assert part.equals(whole.table().filter(pl.col("decision") < H.BATCH))

@@ -1,5 +1,6 @@
 """SVG pictures of cards, hands and positions (zipai_sim.pictures): the markup parses, holds one
-``g.card`` per card drawn with its kind, red and big cards are marked, bad input is refused."""
+``g.card`` per card drawn with its kind, red and big cards are marked, a position draws its
+repeated shapes once (``<defs>``, ids of its own), bad input is refused."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from zipai_sim.game.cards import CardError
 from zipai_sim.pictures import Group, Offer, PositionView, Svg, draw_cards, draw_hand, draw_position
 
 NS = "{http://www.w3.org/2000/svg}"
+HREF = "{http://www.w3.org/1999/xlink}href"
 RED = {1, 6, 9, 11, 16, 19}  # 二七十 贰柒拾
 
 
@@ -205,6 +207,29 @@ def test_a_four_seat_position_sits_round_the_viewer_and_stays_compact():
             ] == ["▶ 庄家", "下家", "上家", "对家 (视角)"]  # drawn top, left, right, bottom
     # hands 20 (face up) + 3 × 20 backs, groups 4 × 7, discards 4 × 12, the offer
     assert len(_cards(root)) == 20 + 60 + 28 + 48 + 1
+
+
+def test_a_position_draws_each_repeated_shape_once_under_ids_of_its_own():
+    """Backs and the faces' paper are ``<defs>`` shapes drawn with ``<use>``: each defined once
+    and used, every use found in the same picture; two different positions (a page may hold
+    both) share no id, and the same position is drawn the same."""
+    three, four = draw_position(_view3()), draw_position(_view4())
+    ids = []
+    for svg in (three, four):
+        root = _root(svg)
+        defined = [el.get("id") for el in root.iter() if el.get("id")]
+        assert len(defined) == len(set(defined))
+        assert {u.get(HREF) for u in root.iter(f"{NS}use")} == {f"#{i}" for i in defined}
+        ids.append(set(defined))
+    assert not ids[0] & ids[1]
+    assert not ids[0] & {el.get("id") for el in _root(draw_position(_view3(), lang="en")).iter()}
+    assert draw_position(_view3()).text == three.text
+    # one back pattern per size (others' hands, a hidden 偎, the stock); cards keep their marks
+    assert three.text.count("<path") == 3
+    for g in _cards(_root(three)):
+        assert len(g.findall(f"{NS}use")) == 1
+        assert len(g.findall(f"{NS}text")) == (0 if g.get("data-kind") == "-1" else 2)
+    assert "<use" not in draw_hand("一二三三").text + draw_cards([0, 0], face_down=2).text
 
 
 def test_scale_scales_the_picture():

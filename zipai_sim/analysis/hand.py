@@ -58,6 +58,9 @@ class Decision:
     def _repr_svg_(self) -> str:
         return self.draw()._repr_svg_()
 
+    def __repr__(self) -> str:
+        return f"Decision(#{self.index}, {str(self).splitlines()[0]})"
+
     def __str__(self) -> str:
         q = self.question
         on = f" on {card_name(q.card)}" if q.card >= 0 else ""

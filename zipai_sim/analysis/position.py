@@ -77,6 +77,12 @@ class Position:
     def _repr_svg_(self) -> str:
         return self.draw()._repr_svg_()
 
+    def __repr__(self) -> str:
+        q = self.question
+        on = f" on {card_name(q.card)}" if q.card >= 0 else ""
+        return (f"Position({self.variant.key}, seat {self.seat}, {q.kind}{on}: "
+                f"{', '.join(q.labels)})")
+
 
 def _parse(text: str) -> dict[str, str]:
     out: dict[str, str] = {}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from zipai_sim.cli.bounds import CliError as _Fail
 from zipai_sim.cli.bounds import seed_arg
-from zipai_sim.cli.outputs import check_out
+from zipai_sim.cli.outputs import check_out, partial_path
 
 
 def cmd_analyze(a: argparse.Namespace) -> int:
@@ -61,12 +61,15 @@ def cmd_analyze(a: argparse.Namespace) -> int:
               f"played {worst.played.answer}, best {worst.best.answer}, loss "
               f"{worst.played.loss:.2f} [{worst.played.loss_lo:.2f}, "
               f"{worst.played.loss_hi:.2f}] {an.unit}")
-    if a.out is not None:
-        an.to_parquet(a.out)
-        print(f"wrote {a.out}", file=sys.stderr)
+    if a.out is not None:  # a partial analysis goes beside the name: that name is a whole one
+        out = partial_path(a.out) if an.partial else a.out
+        an.to_parquet(out)
+        print(f"wrote {out}", file=sys.stderr)
     if a.html is not None:
-        an.to_html(a.html, a.lang)
-        print(f"wrote {a.html}", file=sys.stderr)
+        out = a.html.with_name(a.html.name.removesuffix(".html") + ".partial.html") \
+            if an.partial else a.html
+        an.to_html(out, a.lang)
+        print(f"wrote {out}", file=sys.stderr)
     return 130 if an.partial else 0
 
 

@@ -1,5 +1,5 @@
 """What one seat sees of a hand at one moment (``PositionView``): the data the card pictures
-(``pictures.svg``) draw and the hand analysis (``analysis``) fills in.
+(``pictures.cards``, ``pictures.table``) draw and the hand analysis (``analysis``) fills in.
 
 A view never holds a card the seat cannot see: other seats' hands are a number of face-down
 cards, another seat's 偎 (face down, seed 000 ⑴) is three face-down cards, the stock a count.

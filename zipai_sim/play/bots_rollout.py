@@ -28,8 +28,10 @@ DISCARD, PENG, CHI, HU = kl.RO_DISCARD, kl.RO_PENG, kl.RO_CHI, kl.RO_HU
 class WorldScript:
     """The scripted answers of a world's first step (``kernels.play.script``), greedy after."""
 
-    def __init__(self, seat: int, kind: int, val: int, c0: int, fast=None):
+    def __init__(self, seat: int, kind: int, val: int, c0: int, fast=None,
+                 analysis: bool = False):
         self.on, self.seat, self.kind, self.val, self.c0 = True, seat, kind, val, c0
+        self.analysis = analysis  # the hand analysis's worlds: no other seat wins in the script
         self.greedy = GreedyPolicy() if fast is None else fast  # who plays on after the script
         self.steps = 0
 
@@ -71,19 +73,23 @@ class WorldScript:
                 self.on = False
                 return self.val == 1
             return False  # in the real hand it reached a later question: it declined
-        return True
+        return not (self.on and self.analysis)
 
 
-def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int) -> tuple[Game, int]:
+def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int,
+          analysis: bool = False) -> tuple[Game, int]:
     """World ``k`` of seat ``seat``'s ``nr``-th rollout question (``kind``, ``card`` on offer or
     -1) from the step snapshot ``step0 = (turn, game)``: a fork with the unseen cards redealt
     (``kernels.play.rollout.build_world``). Returns the world and the shown discard it must
-    replay first (-1 none)."""
+    replay first (-1 none). ``analysis``: a hand analysis's world, which also keeps the 偎/提/跑
+    that did not come before the question (``limit``)."""
     (rest, s0), g0 = step0
     g = g0.fork([])
     rest0 = rest == "rest"
     c0 = card if rest0 and kind != DISCARD else -1
     start = 0 if rest0 else 1  # a drawn card on offer stays on top of the stock
+    cx = -1 if not analysis or kind == DISCARD else c0 if rest0 else g.stock[0]
+    lim = {s: limit(s, seat, s0, rest0, kind, cx) for s in range(g.seats)}
     others = [s for s in range(g.seats) if s != seat]
     pool = [0] * 20
     for s in others:
@@ -102,10 +108,14 @@ def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int) -> tup
         for i, m in enumerate(melds):
             if m.name != "wei":
                 continue
-            x = rng.below(sum(_C3[n] for n in pool))
+            ex = cx if lim[s] < 4 else -1  # no 偎 of the card on offer
+            if sum(_C3[n] for q, n in enumerate(pool) if q != ex) == 0:
+                ex = -1
+            x = rng.below(sum(_C3[n] for q, n in enumerate(pool) if q != ex))
             q = 0
-            while x >= _C3[pool[q]]:
-                x -= _C3[pool[q]]
+            while q == ex or x >= _C3[pool[q]]:
+                if q != ex:
+                    x -= _C3[pool[q]]
                 q += 1
             pool[q] -= 3
             melds[i] = Meld("wei", (q,) * 3, g.pts("wei", q))
@@ -115,7 +125,7 @@ def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int) -> tup
         for i in range(len(cards) - 1, 0, -1):
             x = rng.below(i + 1)
             cards[i], cards[x] = cards[x], cards[i]
-        if _no_four(cards, others, sizes, s0, c0):
+        if _no_four(cards, others, sizes, s0, c0, cx, lim):
             break
     pos = 0
     for s in others:
@@ -133,7 +143,21 @@ def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int) -> tup
     return g, c0
 
 
-def _no_four(cards: list[int], others: list[int], sizes: dict, s0: int, c0: int) -> bool:
+def limit(s: int, r: int, s0: int, rest0: bool, kind: int, cx: int) -> int:
+    """Seat ``s``'s world hand holds fewer than this many of the card on offer ``cx`` in a hand
+    analysis's world: 2 for the seat that drew it (no 偎/提 came, RULES.md §3), 3 for the
+    others before a 碰/吃 question (no 跑 came), else 4 (no hand keeps four of a kind)."""
+    if cx < 0 or s == r:
+        return 4
+    if not rest0 and s == s0:
+        return 2
+    if kind in (PENG, CHI) and not (rest0 and s == s0):
+        return 3
+    return 4
+
+
+def _no_four(cards: list[int], others: list[int], sizes: dict, s0: int, c0: int, cx: int,
+             lim: dict) -> bool:
     pos = 0
     for s in others:
         cnt = [0] * 20
@@ -141,7 +165,7 @@ def _no_four(cards: list[int], others: list[int], sizes: dict, s0: int, c0: int)
             cnt[c0] = 1
         for q in cards[pos:pos + sizes[s]]:
             cnt[q] += 1
-            if cnt[q] == 4:
+            if cnt[q] == 4 or (q == cx and cnt[q] >= lim[s]):
                 return False
         pos += sizes[s]
     return True

@@ -64,7 +64,8 @@ _METRICS = {
     "dealer_complete": "庄家起手成牌", "huangzhuang": "荒庄", "haidi": "海底胡",
     "win": "胡牌", "zimo": "自摸", "fangpao": "放炮", "fanxing": "翻信", "huxi": "胡息",
 }
-_UNITS = {"duo": "舵", "you": "油", "tun": "囤", "pai": "排", "hu": "胡", "units": "计分单位"}
+#: the variants' units of score (pinyin → Chinese)
+UNITS = {"duo": "舵", "you": "油", "tun": "囤", "pai": "排", "hu": "胡", "units": "计分单位"}
 _SEATS = {3: ("庄家", "下家", "上家"), 4: ("庄家", "下家", "对家", "上家")}
 
 
@@ -88,7 +89,7 @@ def metric_name(metric: str, lang: str) -> str:
 
 def unit_name(unit: str, lang: str) -> str:
     """A settlement unit (``Variant.settle.unit``: duo, you, tun, pai, hu) in ``lang``."""
-    return _UNITS.get(unit, unit) if lang == "zh" else unit
+    return UNITS.get(unit, unit) if lang == "zh" else unit
 
 
 def seat_name(seat: int, seats: int | None, lang: str) -> str:
@@ -108,6 +109,6 @@ def every_text(lang: str) -> str:
     i = LANGS.index(lang)
     words = [v[i] for v in TEXT.values()]
     if lang == "zh":
-        words += list(_METRICS.values()) + list(_UNITS.values())
+        words += list(_METRICS.values()) + list(UNITS.values())
         words += [s for names in _SEATS.values() for s in names] + ["号位"]
     return " ".join(words)

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from zipai_sim.plots.draw import errs, finish, integer_x, new_axes, variant_of
-from zipai_sim.plots.labels import _UNITS, check_lang, seat_name, text, unit_name
+from zipai_sim.plots.labels import UNITS, check_lang, seat_name, text, unit_name
 from zipai_sim.plots.runs import ID_COLS, label_runs, split_runs
 
 #: the columns the figure reads from an analysis table
@@ -55,7 +55,7 @@ def _unit(unit: str | None, df: pl.DataFrame, lang: str) -> str:
         v = variant_of(str(df["variant"][0]))
         unit = v.settle.unit if v is not None else None
     unit = unit or "units"
-    pinyin = {zh: py for py, zh in _UNITS.items()}
+    pinyin = {zh: py for py, zh in UNITS.items()}
     return unit_name(pinyin.get(unit, unit), lang)
 
 

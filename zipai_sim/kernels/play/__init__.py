@@ -33,8 +33,8 @@ literal.
 
 The package, in the order a hand uses it: ``layout`` (array layouts, the scratch tuple),
 ``state`` (seat state operations), ``winning`` (胡 and the wins at the deal), ``policies``
-(random, greedy), ``lookahead``, ``study``, ``script`` (who answers while a rollout replays or plays out a
-hand), ``claims`` (提/偎/跑/碰/吃/比 and 臭牌), ``turn`` (the turn loop, ``play_hand``,
+(random, greedy), ``lookahead``, ``study``, ``script`` (who answers while a rollout replays or
+plays out a hand), ``claims`` (提/偎/跑/碰/吃/比 and 臭牌), ``turn`` (the turn loop, ``play_hand``,
 ``play_chunks``), ``rollout`` (the rollout bot's replays, worlds and playouts, driven by
 ``play.rollout``), ``log`` (Python helpers).
 """

@@ -18,6 +18,7 @@ from zipai_sim.game import params as p
 from zipai_sim.kernels.chi import gcode
 from zipai_sim.kernels.deal import NO_SPARE
 from zipai_sim.kernels.play.layout import (
+    I_ASK_HU,
     I_CHOUWIN,
     I_DISC,
     I_DRAWS,
@@ -70,6 +71,7 @@ def load_state(P, hands_in, groups, n_groups, marks_in, scalars, disc, counts, k
     ints[I_FIRST] = scalars[SC_FIRST]
     ints[I_STEP_REST] = scalars[SC_REST]
     ints[I_STEP_SEAT] = scalars[SC_SEAT]
+    ints[I_ASK_HU] = 1  # an analysis world: no other seat wins before the scripted question
     for s in range(seats):
         for k in range(20):
             if hands_in[s, k] > 0:

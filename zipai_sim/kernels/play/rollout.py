@@ -65,7 +65,9 @@ from zipai_sim.kernels.play.layout import (
     MOVE_COLS,
     N_INTS,
     POL_GREEDY,
+    RO_CHI,
     RO_DISCARD,
+    RO_PENG,
     i64,
     make_scratch,
 )
@@ -174,6 +176,12 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
     s0 = ints[I_STEP_SEAT]
     c0 = fz[FZ_CARD] if (rest0 == 1 and kind != RO_DISCARD) else i64(-1)  # the shown discard
     start = ints[I_POS] + (0 if rest0 == 1 else 1)  # a drawn card on offer stays where it is
+    # the hand analysis's worlds (``I_ASK_HU``) also keep what did not happen before the
+    # question: a drawer holding a pair or 偎 of its card would have made 偎/提 (RULES.md §3),
+    # and before a 碰/吃 question a 坎 or 偎 of the card elsewhere would have made 跑
+    cx = i64(-1)
+    if ints[I_ASK_HU] == 1 and kind != RO_DISCARD:
+        cx = c0 if rest0 == 1 else i64(deck[ints[I_POS]])
     for q in range(20):
         pool[q] = 0
     for s in range(seats):
@@ -198,13 +206,20 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
         for m in range(ints[I_NMELD + s]):
             if melds[s, m, MD_KIND] != MELD_WEI:
                 continue
+            ex = cx if _limit(s, r, s0, rest0, kind, cx) < 4 else i64(-1)  # no 偎 of it
             tot = i64(0)
             for q in range(20):
-                tot += _C3[pool[q]]
+                if q != ex:
+                    tot += _C3[pool[q]]
+            if tot == 0:  # only that kind is left for it: the world cannot avoid it
+                ex = i64(-1)
+                for q in range(20):
+                    tot += _C3[pool[q]]
             st, sp, hv, x = bounded(st, sp, hv, tot)
             q = i64(0)
-            while x >= _C3[pool[q]]:
-                x -= _C3[pool[q]]
+            while q == ex or x >= _C3[pool[q]]:
+                if q != ex:
+                    x -= _C3[pool[q]]
                 q += 1
             pool[q] -= 3
             hx = meld_points(P, MELD_WEI, q)
@@ -228,7 +243,7 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
             t = cards[i]
             cards[i] = cards[x]
             cards[x] = t
-        if _no_four(ints, cards, pool, r, s0, c0, seats):
+        if _no_four(ints, cards, pool, r, s0, c0, seats, cx, rest0, kind):
             break
     pos = i64(0)
     for s in range(seats):
@@ -258,9 +273,24 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
     return rest0, s0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _limit(s, r, s0, rest0, kind, cx):
+    """Seat ``s``'s world hand holds fewer than this many of the card on offer ``cx`` (an
+    analysis world, ``build_world``): 2 for the seat that drew it (no 偎/提 came), 3 for the
+    others before a 碰/吃 question (no 跑 came), else 4 (no hand keeps four of a kind)."""
+    if cx < 0 or s == r:
+        return i64(4)
+    if rest0 == 0 and s == s0:
+        return i64(2)
+    if (kind == RO_PENG or kind == RO_CHI) and not (rest0 == 1 and s == s0):
+        return i64(3)
+    return i64(4)
+
+
 @njit(cache=True, _nrt=False)
-def _no_four(ints, cards, cnt, r, s0, c0, seats):
-    """No other seat's world hand holds four of a kind (``cnt``: scratch int64[20])."""
+def _no_four(ints, cards, cnt, r, s0, c0, seats, cx, rest0, kind):
+    """No other seat's world hand holds four of a kind, nor ``_limit`` copies of the card on
+    offer ``cx`` (``cnt``: scratch int64[20])."""
     pos = i64(0)
     for s in range(seats):
         if s == r:
@@ -271,8 +301,9 @@ def _no_four(ints, cards, cnt, r, s0, c0, seats):
             cnt[c0] = 1
         size = ints[I_HELD + s] - (1 if (s == s0 and c0 >= 0) else 0)
         for _t in range(size):
-            cnt[cards[pos]] += 1
-            if cnt[cards[pos]] == 4:
+            q = cards[pos]
+            cnt[q] += 1
+            if cnt[q] == 4 or (q == cx and cnt[q] >= _limit(s, r, s0, rest0, kind, cx)):
                 return False
             pos += 1
     return True

@@ -21,7 +21,10 @@ A win on offer (胡) is taken at once, except in two cases (``hu_declined``): wi
 take, 0 decline: the hand analysis asks what declining is worth), and in mode 2 the scripted
 seat's win in the world's first step follows the script: its own 胡 question gets the candidate,
 and before a later question of that step it declines (in the real hand it reached that question,
-so it declined or could not win).
+so it declined or could not win). In the hand analysis's worlds (``I_ASK_HU`` set in mode 2) no
+other seat wins before the scripted question either: in the real hand none did, and a world
+must agree with what the asking seat saw. The bots' worlds keep their first design (another
+seat may win there), so their measured results stand (docs/decisions.md "Hand analysis").
 """
 
 from numba import njit
@@ -160,7 +163,10 @@ def hu_declined(ints, policies, s, c):
                 ints[I_SC_ON] = 0
                 return ints[I_SC_VAL] == 0
             return True
-        return False
+        # an analysis world (``I_ASK_HU`` set by ``kernels.play.analysis.load_state``): before
+        # the scripted question no other seat won in the real hand either
+        return ints[I_SC_ON] == 1 and ints[I_ASK_HU] == 1
+
     if ints[I_MODE] == 1 and ints[I_ASK_HU] == 1 and (policies[s] == POL_ROLLOUT
                                                       or policies[s] == POL_TEACHER):
         if ints[I_RO_I] < ints[I_RO_N]:
