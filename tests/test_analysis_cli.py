@@ -45,7 +45,7 @@ def test_every_variant(tmp_path, capsys, key):
     assert (t.filter((pl.col("kind") == "hu") & pl.col("answer").str.starts_with("胡"))["win"]
             == 1).all()
     meta = read_metadata(tmp_path / "a.parquet")
-    assert meta["worlds"] == "4" and meta["seed"] == "0" and meta["header"].startswith(key)
+    assert meta["worlds"] == "4" and meta["seed"] == "20261129" and meta["header"].startswith(key)
 
 
 @pytest.mark.parametrize("argv,needle", [

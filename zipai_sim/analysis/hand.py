@@ -21,6 +21,7 @@ from zipai_sim.play.payoffs import OutcomeCache
 from zipai_sim.records.file import read_record
 from zipai_sim.records.format import HandRecord
 from zipai_sim.records.replay import replay
+from zipai_sim.report import DEFAULT_SEED
 from zipai_sim.runs.chunks import check_column_seed
 
 DEFAULT_WORLDS = 64
@@ -178,6 +179,25 @@ class Analysis:
     def __str__(self) -> str:
         return "\n".join([self.header] + [str(d) for d in self.decisions])
 
+    def __repr__(self) -> str:
+        return f"Analysis({self.header})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the header and one row per decision (the answer played, the best, the
+        loss and the chance to win)."""
+        import html
+
+        rows = "".join(
+            f"<tr><td>{d.index}</td><td>{d.question.seat}</td><td>{html.escape(d.question.kind)}"
+            f"</td><td>{html.escape(d.played.answer) if d.played else ''}</td>"
+            f"<td>{html.escape(d.best.answer)}</td><td>{d.played.loss if d.played else 0:.2f} "
+            f"[{d.played.loss_lo if d.played else 0:.2f}, "
+            f"{d.played.loss_hi if d.played else 0:.2f}]</td>"
+            f"<td>{100 * (d.played or d.best).win:.1f}%</td></tr>" for d in self.decisions)
+        return (f"<p><code>{html.escape(self.header)}</code></p><table><tr><th>#</th><th>seat"
+                f"</th><th>question</th><th>played</th><th>best</th><th>loss ({self.unit})</th>"
+                f"<th>win</th></tr>{rows}</table>")
+
     def __len__(self) -> int:
         return len(self.decisions)
 
@@ -230,7 +250,7 @@ def load_record(record: HandRecord | str | os.PathLike, hand: int | None = None)
 
 def analyze(record: HandRecord | str | os.PathLike, seat: int | Iterable[int] | None = None, *,
             hand: int | None = None, worlds: int = DEFAULT_WORLDS, policy: str = DEFAULT_POLICY,
-            seed: int = 0, variant: str | os.PathLike | Variant | None = None,
+            seed: int = DEFAULT_SEED, variant: str | os.PathLike | Variant | None = None,
             lang: str = "zh", progress: bool | None = None) -> Analysis:
     """Analyse every decision of the seats ``seat`` (one seat, a list, None: all) in a hand
     record (a ``HandRecord``, or a JSON-lines file and ``hand``, docs/records.md).
@@ -274,7 +294,8 @@ def analyze(record: HandRecord | str | os.PathLike, seat: int | Iterable[int] | 
 
 
 def analyze_position(pos, variant: str | os.PathLike | Variant | None = None, *,
-                     worlds: int = DEFAULT_WORLDS, policy: str = DEFAULT_POLICY, seed: int = 0,
+                     worlds: int = DEFAULT_WORLDS, policy: str = DEFAULT_POLICY,
+                     seed: int = DEFAULT_SEED,
                      lang: str = "zh") -> Decision:
     """Value every answer of one typed decision (``analysis.position``: a ``Position`` or its
     text) as ``analyze`` values a recorded one; the rows' ``win``: the chance to win from

@@ -144,8 +144,7 @@ def position(text: str, variant: str | os.PathLike | Variant | None = None, *,
     for s in range(seats):
         if s != seat and f"table {s}" in f and any(m.name == "wei" for m in tables[s]):
             raise PositionError(f"table {s}: another seat's 偎 is face down: write 偎 alone")
-    discards = [_cards(f.get(f"discards {s}", ""), f"discards {s}") if s < seats else []
-                for s in range(seats)]
+    discards = [_cards(f.get(f"discards {s}", ""), f"discards {s}") for s in range(seats)]
     for k in (f"table {s}" for s in range(seats, 10)):
         if k in f or k.replace("table", "discards") in f:
             raise PositionError(f"{k}: {v.key} has seats 0..{seats - 1}")
@@ -202,9 +201,7 @@ def position(text: str, variant: str | os.PathLike | Variant | None = None, *,
         pl.hand = [0] * 20
         for k in pool[:sizes[s]]:
             pl.hand[k] += 1
-        del pool[:sizes[s]]
-        if any(n >= 3 for n in pl.hand):  # a filled hand may hold a 坎: harmless, worlds redeal
-            pass
+        del pool[:sizes[s]]  # (a filled hand may hold a 坎 or four: every world redeals it)
     game.stock = pool
     game.first_discard = False
     game.draws = max(0, 80 - seats * h - 1 - len(pool))

@@ -76,6 +76,7 @@ def cmd_analyze(a: argparse.Namespace) -> int:
 def add_analyze(sub, doc) -> None:
     """The ``analyze`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
     from zipai_sim.analysis.hand import DEFAULT_POLICY, DEFAULT_WORLDS, PLAYOUT_POLICIES
+    from zipai_sim.report import DEFAULT_SEED
 
     an = sub.add_parser("analyze", help=doc(cmd_analyze), description=cmd_analyze.__doc__)
     an.add_argument("file", type=Path, nargs="?", default=None, metavar="FILE",
@@ -88,7 +89,7 @@ def add_analyze(sub, doc) -> None:
                     help="worlds each answer is played out in (default: %(default)s)")
     an.add_argument("--policy", choices=PLAYOUT_POLICIES, default=DEFAULT_POLICY,
                     help="the bot every seat plays on in the worlds (default: %(default)s)")
-    an.add_argument("--seed", type=seed_arg, default=0,
+    an.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
                     help="the worlds' seed (default: %(default)s)")
     an.add_argument("--variant", default=None,
                     help="variant key or TOML path (default: the record's; for --position: "
