@@ -12,6 +12,7 @@ import pytest
 from browser import browser, step_through  # noqa: F401  (browser: the fixture)
 from test_analysis import FEED, G81, VARIANTS, record
 
+from zipai_sim.analysis.steps import move_text
 from zipai_sim.cli.app import main
 from zipai_sim.records.file import write_records
 from zipai_sim.records.replay import replay
@@ -79,10 +80,10 @@ def test_page_in_a_real_browser(browser, tmp_path):  # noqa: F811
                   page.read_text(encoding="utf-8"), re.S)
     data = json.loads(m.group(1))
     step_through(browser, page, data)
-    # the moves are the record's (its replayed trace), in order
+    # the moves are the record's (its replayed trace, in the page's Chinese words), in order
     moves = [s["move"] for s in data["steps"][1:] if s["decision"] is None]
-    log = replay(rec).log
-    assert moves == log[1:1 + len(moves)]
+    log = [move_text(x, "zh") for x in replay(rec).log]
+    assert moves == log[1:1 + len(moves)] and "打" in moves[0]
     # every decision's answers are the Parquet file's rows, value for value
     decisions = [s["decision"] for s in data["steps"] if s["decision"] is not None]
     assert len(decisions) == t["decision"].n_unique()

@@ -11,6 +11,20 @@ _ASK = {"zh": {"discard": "打哪张", "peng": "碰 {c}?", "chi": "吃 {c}?", "h
         "en": {"discard": "which discard", "peng": "peng {c}?", "chi": "chi {c}?",
                "hu": "hu on {c}?"}}
 _SEAT = {"zh": "座位 {s}", "en": "seat {s}"}
+#: the reference engine's move words (``Game.say``) in Chinese, for a zh page
+_ZH = (("荒庄: the stock is empty", "荒庄: 底牌摸完"), (" draws ", " 摸 "), (" discards ", " 打 "),
+       ("extra card", "补牌"), ("(dealt)", "(起手)"), ("胡息 on", "胡息, 胡"), ("(zimo", "(自摸"),
+       ("(fangpao", "(放炮"), ("(drawn", "(胡别家摸的牌"), (", santi", ", 三提"),
+       (", wukan", ", 五坎"))
+
+
+def move_text(line: str, lang: str) -> str:
+    """A move as the engine logs it (``0: discards 三``), in ``lang``: the log itself in
+    English, its words in Chinese for zh (``0: 打 三``)."""
+    if lang == "zh":
+        for a, b in _ZH:
+            line = line.replace(a, b)
+    return line
 
 
 def question_text(d: Decision, lang: str) -> str:
@@ -32,7 +46,8 @@ def page_data(a: Analysis, lang: str = "zh", title: str | None = None) -> dict:
         by_moves.setdefault(d.question.moves, []).append(d)
     steps, curve = [], []
     for m, view in enumerate(w.views):
-        steps.append({"move": ("发牌" if lang == "zh" else "deal") if m == 0 else view.caption,
+        steps.append({"move": ("发牌" if lang == "zh" else "deal") if m == 0
+                      else move_text(view.caption, lang),
                       "svg": draw_position(view, lang=lang).text, "decision": None})
         for d in by_moves.get(m, []):
             played, best = d.played, d.best
@@ -50,7 +65,7 @@ def page_data(a: Analysis, lang: str = "zh", title: str | None = None) -> dict:
                           "lo": at.win_lo, "hi": at.win_hi})
     end = w.log[-1] if w.log and w.log[-1].startswith("荒庄") else None
     if end is not None:
-        steps.append({"move": end, "svg": steps[-1]["svg"], "decision": None})
+        steps.append({"move": move_text(end, lang), "svg": steps[-1]["svg"], "decision": None})
     h = a.record.header
     name = title or (f"{a.variant.key} · seed {h['seed']} deal {h['deal']} · "
                      + ", ".join(_SEAT[lang].format(s=s) for s in a.seats))
