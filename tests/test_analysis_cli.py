@@ -141,3 +141,13 @@ def test_ctrl_c_keeps_the_finished_decisions(tmp_path, monkeypatch, capsys):
     part = pl.read_parquet(tmp_path / "a.partial.parquet")
     assert part["decision"].n_unique() == H.BATCH
     assert part.equals(whole.table().filter(pl.col("decision") < H.BATCH))
+
+
+def test_a_win_on_a_discard_wins_in_every_world(tmp_path):
+    """八一, seed 11 deal 43: seat 2 may 胡 on seat 1's discard. In no world does the discarder
+    hold a 坎 of the card it discarded (§5.7), so the discard is always replayed and the 胡
+    answer wins in every world."""
+    code, t = _analyze(tmp_path, record(G81, 11, 43), "--seat", "2", "--worlds", "64")
+    assert code == 0
+    hu = t.filter((pl.col("kind") == "hu") & pl.col("answer").str.starts_with("胡"))
+    assert hu.height >= 1 and (hu["win"] == 1).all()

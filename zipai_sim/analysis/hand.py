@@ -10,12 +10,13 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
 import polars as pl
 
 from zipai_sim.analysis.values import AnswerRow, question_values, summarize
 from zipai_sim.analysis.walk import Question, Walk, walk
 from zipai_sim.game.cards import card_name
-from zipai_sim.game.variants import Variant
+from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.play import POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.payoffs import OutcomeCache
 from zipai_sim.records.file import read_record
@@ -49,6 +50,11 @@ class Decision:
     @property
     def best(self) -> AnswerRow:
         return next(r for r in self.rows if r.best)
+
+    @property
+    def view(self):
+        """What the seat saw at this question (``pictures.PositionView``)."""
+        return self.question.view
 
     def draw(self, lang: str = "zh"):
         """The table at this question as the seat saw it (``pictures.Svg``)."""
@@ -94,10 +100,13 @@ class Analysis:
     n_questions: int = 0
     partial: bool = False
     seconds: float = 0.0
+    lang: str = "zh"
+    threads: int | None = None  # the threads it ran on (the numbers do not depend on them)
 
     @property
     def unit(self) -> str:
-        """The variant's unit of score (舵, 油, 囤, 排, 胡)."""
+        """The variant's unit of score as its TOML names it: duo 舵, you 油, tun 囤, pai 排 or hu
+        胡 (``game.sections.UNIT_NAMES``)."""
         return self.variant.settle.unit
 
     @property
@@ -111,7 +120,8 @@ class Analysis:
                  f"seats {', '.join(map(str, self.seats))}",
                  f"{self.worlds} worlds a question", f"play-outs by {self.policy}"]
         return header([(self.variant.key, self.variant.rules_hash)], [self.variant.win.threshold],
-                      seed=self.seed, seconds=self.seconds, extra=extra, partial=self.partial,
+                      seed=self.seed, threads=self.threads, seconds=self.seconds, extra=extra,
+                      partial=self.partial,
                       n=len(self.decisions), n_requested=self.n_questions, unit="decisions")
 
     def table(self) -> pl.DataFrame:
@@ -164,12 +174,14 @@ class Analysis:
 
         write_parquet(self.table(), path, self.metadata())
 
-    def to_html(self, path: str | os.PathLike, lang: str = "zh", title: str | None = None):
+    def to_html(self, path: str | os.PathLike, lang: str | None = None,
+                title: str | None = None):
         """Write the self-contained page that steps through the hand (``analysis.page``);
-        returns its path."""
+        returns its path. ``lang``: the page's words and pictures (default: the analysis's own
+        ``lang``, in which its answers are labelled). Raises OSError naming the path."""
         from zipai_sim.analysis.steps import write_html
 
-        return write_html(self, path, lang, title)
+        return write_html(self, path, lang or self.lang, title)
 
     def costliest(self) -> Decision | None:
         """The decision whose answer played lost the most against the best (None: none)."""
@@ -205,24 +217,29 @@ class Analysis:
         return self.decisions[i]
 
 
+def _is_int(x: object) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
 def _seats(seat: int | Iterable[int] | None, n: int) -> list[int]:
     if seat is None:
         return list(range(n))
-    seats = [seat] if isinstance(seat, int) and not isinstance(seat, bool) else list(seat)
-    if not seats or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n
-                        for s in seats):
+    seats = [seat] if _is_int(seat) else list(seat) if isinstance(seat, (list, tuple)) else [
+        seat]
+    if not seats or any(not _is_int(s) or not 0 <= s < n for s in seats):
+        shown = seat[0] if isinstance(seat, (list, tuple)) and len(seat) == 1 else seat
         raise ValueError(f"seat must be a seat number 0..{n - 1} (or a list of them), got "
-                         f"{seat!r}")
-    return sorted(set(seats))
+                         f"{shown!r}")
+    return sorted({int(s) for s in seats})
 
 
 def check_worlds(worlds: object) -> int:
     """``worlds`` as a count of worlds per question: an integer 2..MAX_WORLDS, else ValueError
     (one world gives no interval)."""
-    if isinstance(worlds, bool) or not isinstance(worlds, int) or not 2 <= worlds <= MAX_WORLDS:
+    if not _is_int(worlds) or not 2 <= worlds <= MAX_WORLDS:
         raise ValueError(f"worlds must be an integer 2..{MAX_WORLDS} (worlds per question; an "
                          f"interval needs two), got {worlds!r}")
-    return worlds
+    return int(worlds)
 
 
 def check_policy(policy: object) -> int:
@@ -236,8 +253,15 @@ def check_policy(policy: object) -> int:
 def load_record(record: HandRecord | str | os.PathLike, hand: int | None = None) -> HandRecord:
     """``record`` itself, or record ``hand`` (0-based) of a JSON-lines file; ``hand`` may be
     left out when the file holds one. Raises RecordError, ValueError."""
+    if hand is not None and not _is_int(hand):
+        raise ValueError(f"hand must be a record number from 0, got {hand!r}")
     if isinstance(record, HandRecord):
+        if hand not in (None, 0):
+            raise ValueError(f"hand={hand} picks a record of a file; a HandRecord is one hand")
         return record
+    if not isinstance(record, (str, os.PathLike)):
+        raise ValueError(f"record must be a HandRecord or the path of a JSON-lines file, got "
+                         f"{type(record).__name__}")
     recs = read_record(record)
     if hand is None and len(recs) > 1:
         raise ValueError(f"{os.fspath(record)} holds {len(recs)} hands: say which (hand=0.."
@@ -289,8 +313,10 @@ def analyze(record: HandRecord | str | os.PathLike, seat: int | Iterable[int] | 
 
     run = run_batches(len(asked), 1, BATCH, work, lambda s, got: s + got, [], unit="decision",
                       desc="analyze", progress=progress, kernels=(kr.playout_batch,))
+    import numba
+
     return Analysis(rec, v, seats, worlds, policy, seed, run.state, w, len(asked), run.partial,
-                    time.perf_counter() - started)
+                    time.perf_counter() - started, lang, numba.get_num_threads())
 
 
 def analyze_position(pos, variant: str | os.PathLike | Variant | None = None, *,
@@ -307,5 +333,8 @@ def analyze_position(pos, variant: str | os.PathLike | Variant | None = None, *,
     seed = check_column_seed(seed, "an analysis")
     if not isinstance(pos, Position):
         pos = position(pos, variant, lang=lang)
+    elif variant is not None and load_variant(variant).rules_hash != pos.variant.rules_hash:
+        raise ValueError(f"the position was typed under {pos.variant.key}; variant={variant!r} "
+                         f"is another rule set (type the position under it)")
     x = question_values(pos.variant, [pos.question], worlds, code, seed)[0]
     return Decision(0, pos.question, summarize(x))

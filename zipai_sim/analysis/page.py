@@ -232,7 +232,9 @@ def write_page(data: dict, path: str | os.PathLike[str]) -> Path:
         ValueError: the data is malformed (``render_page``).
         OSError: the file cannot be written (e.g. its folder does not exist).
     """
+    from zipai_sim.runs.io import write_text  # atomic, and its errors name the path
+
     text = render_page(data)
     out = Path(path)
-    out.write_text(text, encoding="utf-8")
+    write_text(out, text)
     return out

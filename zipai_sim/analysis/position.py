@@ -3,18 +3,19 @@ recorded one (``analysis.values``), with the chance to win from there.
 
 The text, one ``key: value`` line each (``#`` starts a comment; card text as RULES.md §1):
 
-    seat: 0                    # whose decision (0 deals)
-    hand: 一二三 四五 柒柒      # that seat's hand
-    table 1: 碰 三三三 / 偎     # a seat's table groups: 吃/碰/偎/臭偎/提/跑 and cards;
-                               # another seat's 偎 is face down: the word alone
-    discards 2: 六七           # the cards lying beside a seat (its discards, unused draws)
-    stock: 20                  # cards left in the stock (optional: the rest of the 80)
-    offer: 三 from 2           # a card on offer, discarded by seat 2 (``drawn by 2``: its
-                               # draw); none: the seat discards
-    ask: peng                  # which question on the offer: hu, peng or chi (default: the
-                               # first the seat may answer, in that order)
-    hands: 14 13 13            # each seat's hand size (optional; default: from the rules, a
-                               # seat at rest holds the dealt size plus its fours less one)
+    seat: 0                        # whose decision (0 deals)
+    hand: 一二三 四五五 七八九 壹贰叁 肆伍陆 柒捌玖 拾拾   # that seat's hand
+    table 1: 碰 三三三 / 偎         # a seat's table groups: 吃/碰/偎/臭偎/提/跑 and cards;
+                                   # another seat's 偎 is face down: the word alone
+    discards 2: 六七               # the cards lying beside a seat (its discards, unused draws)
+    offer: 五 from 2               # a card on offer, discarded by seat 2 (``drawn by 2``: its
+                                   # draw); none: the seat discards
+    ask: peng                      # which question on the offer: hu, peng or chi (default: the
+                                   # first the seat may answer, in that order)
+    stock: 17                      # cards left in the stock (optional: the rest of the 80)
+    hands: 20 14 20                # each seat's hand size (optional; default: from the rules,
+                                   # a seat at rest holds the dealt size plus its fours less
+                                   # one, less its table cards)
 
 The unseen cards (other hands, face-down 偎, the stock) are filled in any way the visible ones
 allow: no value depends on them, since every world redeals them (``fill`` is the seed).
@@ -32,7 +33,7 @@ from zipai_sim.analysis.walk import PASS, Question, chi_label, view_of
 from zipai_sim.game.cards import card_name, parse_card
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.pictures.view import Offer, PositionView
-from zipai_sim.play.chi import chi_options, leaves_discard
+from zipai_sim.play.chi import chi_options, groups_with, leaves_discard
 from zipai_sim.play.engine import Game
 from zipai_sim.play.table import Meld
 
@@ -109,6 +110,10 @@ def position(text: str, variant: str | os.PathLike | Variant | None = None, *,
     ``variant:`` line). Raises PositionError (a ValueError) naming the problem: an unknown key,
     bad card text, a fifth copy of a kind, a table group that is no group, a question the seat
     may not answer, counts that do not add up to the 80 cards; VariantError."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position is text (module docstring), got {type(text).__name__}")
+    if lang not in PASS:
+        raise ValueError(f"lang must be 'zh' or 'en', got {lang!r}")
     f = _parse(text)
     if variant is None:
         variant = f.get("variant", "guangxi-81")
@@ -136,8 +141,10 @@ def position(text: str, variant: str | os.PathLike | Variant | None = None, *,
                 continue
             cards = _cards(rest, f"table {s}")
             if len(cards) != _SIZES[name] or (name != "chi" and len(set(cards)) != 1) or (
-                    name == "chi" and game.run_pts(tuple(sorted(cards))) < 0):
-                raise PositionError(f"table {s}: {part!r} is not a {word} group")
+                    name == "chi" and tuple(sorted(cards)) not in groups_with(cards[0])):
+                raise PositionError(f"table {s}: {part!r} is not a {word} group (RULES.md §3: "
+                                    + ("a run, 二七十 or 绞" if name == "chi" else
+                                       f"{_SIZES[name]} of one kind") + ")")
             pts = game.run_pts(tuple(sorted(cards))) if name == "chi" else \
                 game.pts(name, cards[0])
             tables[s].append(Meld(name, tuple(sorted(cards)), pts))
@@ -159,9 +166,13 @@ def position(text: str, variant: str | os.PathLike | Variant | None = None, *,
         if len(got) != seats:
             raise PositionError(f"hands: give {seats} sizes, one per seat, got {len(got)}")
         sizes = got
+    bad = [s for s in range(seats) if sizes[s] < 0]
+    if bad:
+        raise PositionError(f"table {bad[0]}: seat {bad[0]}'s table groups hold more cards than "
+                            f"a seat has at rest ({h} dealt, RULES.md §2)")
     if sizes[seat] != len(hand):
         raise PositionError(f"hand: seat {seat} holds {len(hand)} cards, but its size is "
-                            f"{sizes[seat]} (hands:)")
+                            f"{sizes[seat]}" + (" (hands:)" if "hands" in f else ""))
     seen = [0] * 20
     for k in hand + [k for d in discards for k in d] + [k for t in tables for m in t
                                                         for k in m.cards]:
@@ -242,9 +253,9 @@ def _question(game: Game, v: Variant, seat: int, ask: str | None, c: int, src: i
         if ask not in (None, "discard"):
             raise PositionError(f"ask: {ask!r} needs an offer: line")
         owe = game.h + max(0, pl.fours() - 1)
-        if pl.at_rest() <= owe:
+        if pl.at_rest() != owe + 1:
             raise PositionError(f"hand: seat {seat} holds {pl.at_rest()} cards in hand and on "
-                                f"the table; it owes a discard only with more than {owe} "
+                                f"the table; a seat owing a discard holds {owe + 1} "
                                 f"(RULES.md §5.3)")
         opts = [k for k in range(20) if 0 < pl.hand[k] < 3] or \
             [k for k in range(20) if pl.hand[k] > 0]
@@ -254,6 +265,10 @@ def _question(game: Game, v: Variant, seat: int, ask: str | None, c: int, src: i
         return Question(seat, "discard", -1, opts, [card_name(k) for k in opts], None, 0, 0,
                         view, ("rest", seat), game)
     own = src == seat
+    rest = game.h + max(0, pl.fours() - 1)
+    if pl.at_rest() != rest:
+        raise PositionError(f"hand: seat {seat} holds {pl.at_rest()} cards in hand and on the "
+                            f"table; waiting for a card a seat holds {rest} (RULES.md §5.3)")
     asks = {}
     hx = game.can_win(seat, c, own=own, drawn=drawn)
     if hx >= 0 and (drawn or v.params[_discard_win()] == 1):

@@ -4,8 +4,11 @@ question, the card on offer marked) with its answers' values; the win-chance cur
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from zipai_sim.analysis.hand import Analysis, Decision
 from zipai_sim.game.cards import card_name
+from zipai_sim.game.sections import UNIT_NAMES
 
 _ASK = {"zh": {"discard": "打哪张", "peng": "碰 {c}?", "chi": "吃 {c}?", "hu": "胡 {c}?"},
         "en": {"discard": "which discard", "peng": "peng {c}?", "chi": "chi {c}?",
@@ -46,9 +49,9 @@ def page_data(a: Analysis, lang: str = "zh", title: str | None = None) -> dict:
         by_moves.setdefault(d.question.moves, []).append(d)
     steps, curve = [], []
     for m, view in enumerate(w.views):
-        steps.append({"move": ("发牌" if lang == "zh" else "deal") if m == 0
-                      else move_text(view.caption, lang),
-                      "svg": draw_position(view, lang=lang).text, "decision": None})
+        move = ("发牌" if lang == "zh" else "deal") if m == 0 else move_text(view.caption, lang)
+        steps.append({"move": move, "svg": draw_position(replace(view, caption=move),
+                                                         lang=lang).text, "decision": None})
         for d in by_moves.get(m, []):
             played, best = d.played, d.best
             q = d.question
@@ -69,7 +72,8 @@ def page_data(a: Analysis, lang: str = "zh", title: str | None = None) -> dict:
     h = a.record.header
     name = title or (f"{a.variant.key} · seed {h['seed']} deal {h['deal']} · "
                      + ", ".join(_SEAT[lang].format(s=s) for s in a.seats))
-    return {"title": name, "lang": lang, "header": a.header, "unit": a.unit,
+    unit = UNIT_NAMES.get(a.unit, a.unit) if lang == "zh" else a.unit
+    return {"title": name, "lang": lang, "header": a.header, "unit": unit,
             "seats": list(a.seats), "steps": steps, "curve": curve}
 
 

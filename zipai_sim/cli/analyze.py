@@ -16,7 +16,7 @@ from zipai_sim.cli.outputs import check_out, partial_path
 def cmd_analyze(a: argparse.Namespace) -> int:
     """Analyse a recorded hand (FILE.jsonl from `play --jsonl`) or a typed --position: every
     legal answer of each decision valued in worlds consistent with what that seat had seen."""
-    from zipai_sim.analysis import analyze, analyze_position
+    from zipai_sim.analysis import PositionError, analyze, analyze_position
     from zipai_sim.analysis.hand import load_record
 
     if (a.file is None) == (a.position is None):
@@ -37,19 +37,32 @@ def cmd_analyze(a: argparse.Namespace) -> int:
             if val is not None:
                 raise _Fail(f"{flag} applies to a hand record, not to --position")
         text = a.position
-        p = Path(text)
-        if "\n" not in text and ":" not in text and p.is_file():
-            text = p.read_text(encoding="utf-8")
-        d = analyze_position(text, a.variant, worlds=a.worlds, policy=a.policy, seed=a.seed,
-                             lang=a.lang)
-        print(f"position: seat {d.question.seat}, {a.worlds} worlds, play-outs by {a.policy}, "
-              f"seed {a.seed}")
+        if "\n" not in text and (":" not in text or Path(text).is_file()):  # a file's name
+            try:
+                text = Path(text).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                why = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else \
+                    (e.strerror or str(e))
+                raise _Fail(f"--position {a.position}: cannot read it as a position file "
+                            f"({why}); give the text itself, one 'key: value' a line") from None
+        try:
+            d = analyze_position(text, a.variant, worlds=a.worlds, policy=a.policy,
+                                 seed=a.seed, lang=a.lang)
+        except PositionError as e:  # its words (seat, stock …) are the position's, not flags
+            raise _Fail(f"--position: {e}") from None
+        from zipai_sim.report import header
+
+        v = d.question.start.v
+        print(header([(v.key, v.rules_hash)], [v.win.threshold], seed=a.seed,
+                     extra=[f"position, seat {d.question.seat}", f"{a.worlds} worlds",
+                            f"play-outs by {a.policy}"]))
         print(d)
         return 0
     rec = load_record(a.file, a.hand)
     if a.hand is None:
         a.hand = 0
-    an = analyze(rec, a.seat, worlds=a.worlds, policy=a.policy, seed=a.seed,
+    seat = a.seat[0] if a.seat is not None and len(a.seat) == 1 else a.seat
+    an = analyze(rec, seat, worlds=a.worlds, policy=a.policy, seed=a.seed,
                  variant=a.variant, lang=a.lang)
     print(an.header)
     for d in an.decisions:

@@ -32,6 +32,8 @@ MINGTANG_NAMES = (  # RULES.md §7.4; 自摸 lives in [settle] (zimo_multiplier,
     "haidi", "tianhu", "dihu",
 )
 # [fanxing].match → its params.FANXING_MATCH code (RULES.md §7.3: 本醒 上醒 下醒 跟醒)
+#: the units of score ([settle].unit, RULES.md §7) and their Chinese names
+UNIT_NAMES = {"duo": "舵", "tun": "囤", "pai": "排", "you": "油", "hu": "胡"}
 MATCH_CODES = {"ben": P.MATCH_BEN, "shang": P.MATCH_SHANG, "xia": P.MATCH_XIA, "gen": P.MATCH_GEN}
 
 

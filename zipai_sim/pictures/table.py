@@ -208,7 +208,10 @@ def draw_position(view: PositionView, *, lang: str = "zh", scale: float = 1.0) -
     Raises ValueError for ``lang`` not "zh"/"en", a bad ``scale`` or an inconsistent view
     (seats not 3/4, per-seat lists of the wrong length, a seat or kind out of range, a fifth
     copy in the hand, a hand that does not match ``hand_sizes``, an unknown group name).
+    ``view`` may also be anything holding one as ``.view`` (an analysis ``Position`` or
+    ``Decision``).
     """
+    view = getattr(view, "view", view)  # a Position or a Decision draws the table it holds
     s = check_options(lang, scale)
     _check_view(view)
     n, v, margin, gap = view.seats, view.viewer, 10.0, 10.0

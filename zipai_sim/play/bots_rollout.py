@@ -145,13 +145,14 @@ def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int,
 
 def limit(s: int, r: int, s0: int, rest0: bool, kind: int, cx: int) -> int:
     """Seat ``s``'s world hand holds fewer than this many of the card on offer ``cx`` in a hand
-    analysis's world: 2 for the seat that drew it (no 偎/提 came, RULES.md §3), 3 for the
-    others before a 碰/吃 question (no 跑 came), else 4 (no hand keeps four of a kind)."""
+    analysis's world: 2 for the seat that drew it (no 偎/提 came, RULES.md §3); 3 for the seat
+    that discarded it, the discard counted (a 坎 is never discarded, §5.7), and for the others
+    before a 碰/吃 question (no 跑 came); else 4 (no hand keeps four of a kind)."""
     if cx < 0 or s == r:
         return 4
-    if not rest0 and s == s0:
-        return 2
-    if kind in (PENG, CHI) and not (rest0 and s == s0):
+    if s == s0:
+        return 2 if not rest0 else 3
+    if kind in (PENG, CHI):
         return 3
     return 4
 

@@ -13,6 +13,8 @@ the threshold; seats in turn order 庄家 (dealer, 0), 下家 (next, 1), 对家 
 
 from __future__ import annotations
 
+from zipai_sim.game.sections import UNIT_NAMES
+
 LANGS = ("en", "zh")
 
 #: every label a figure draws: key → (English / pinyin, Chinese); ``{…}`` fields are filled in
@@ -64,8 +66,8 @@ _METRICS = {
     "dealer_complete": "庄家起手成牌", "huangzhuang": "荒庄", "haidi": "海底胡",
     "win": "胡牌", "zimo": "自摸", "fangpao": "放炮", "fanxing": "翻信", "huxi": "胡息",
 }
-#: the variants' units of score (pinyin → Chinese)
-UNITS = {"duo": "舵", "you": "油", "tun": "囤", "pai": "排", "hu": "胡", "units": "计分单位"}
+#: the variants' units of score (pinyin → Chinese), and the word for an unknown one
+UNITS = {**UNIT_NAMES, "units": "计分单位"}
 _SEATS = {3: ("庄家", "下家", "上家"), 4: ("庄家", "下家", "对家", "上家")}
 
 

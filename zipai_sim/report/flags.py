@@ -13,7 +13,8 @@ FLAGS = {"first_dealer": "--first-dealer", "max_hands": "--max-hands", "chunk_si
          "matches": "--matches", "sims": "--sims", "play": "--play", "stock": "--stock",
          "discards": "--discards", "seat": "--seat", "step": "--step", "points": "--points",
          "start": "--start", "metric": "--metric", "rows": "--rows", "deal": "--deal",
-         "bins": "--bin", "thresholds": "--thresholds", "per": "--per"}
+         "bins": "--bin", "thresholds": "--thresholds", "per": "--per", "worlds": "--worlds",
+         "policy": "--policy"}
 # not after a dot: ``[layout].stock`` names a variant file's key, not a flag
 _PARAM = re.compile(r"(?<![\w.-])(" + "|".join(FLAGS) + r")\b(?= (must|and|is|\(|'))")
 

@@ -178,7 +178,8 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
     start = ints[I_POS] + (0 if rest0 == 1 else 1)  # a drawn card on offer stays where it is
     # the hand analysis's worlds (``I_ASK_HU``) also keep what did not happen before the
     # question: a drawer holding a pair or 偎 of its card would have made 偎/提 (RULES.md §3),
-    # and before a 碰/吃 question a 坎 or 偎 of the card elsewhere would have made 跑
+    # a discarder never breaks a 坎 (§5.7), and before a 碰/吃 question a 坎 or 偎 of the card
+    # elsewhere would have made 跑
     cx = i64(-1)
     if ints[I_ASK_HU] == 1 and kind != RO_DISCARD:
         cx = c0 if rest0 == 1 else i64(deck[ints[I_POS]])
@@ -276,13 +277,14 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
 @njit(cache=True, _nrt=False, inline="always")
 def _limit(s, r, s0, rest0, kind, cx):
     """Seat ``s``'s world hand holds fewer than this many of the card on offer ``cx`` (an
-    analysis world, ``build_world``): 2 for the seat that drew it (no 偎/提 came), 3 for the
-    others before a 碰/吃 question (no 跑 came), else 4 (no hand keeps four of a kind)."""
+    analysis world, ``build_world``): 2 for the seat that drew it (no 偎/提 came); 3 for the
+    seat that discarded it, the discard counted (a 坎 is never discarded, RULES.md §5.7), and
+    for the others before a 碰/吃 question (no 跑 came); else 4 (no hand keeps four of a kind)."""
     if cx < 0 or s == r:
         return i64(4)
-    if rest0 == 0 and s == s0:
-        return i64(2)
-    if (kind == RO_PENG or kind == RO_CHI) and not (rest0 == 1 and s == s0):
+    if s == s0:
+        return i64(2) if rest0 == 0 else i64(3)
+    if kind == RO_PENG or kind == RO_CHI:
         return i64(3)
     return i64(4)
 
