@@ -6,8 +6,9 @@ depend on the thread count.
 
 Known answers are worked from RULES.md: a 胡 taken wins in every world (§6); declined on the last
 card of the stock, with every other copy of the card shown and the card 臭 to the others (§5.6),
-nothing can take it and the hand is 荒庄 (§7: the variant's 荒庄 payment, the same in every
-world); a discard into a visible win (放炮) is worse than one nobody can take."""
+only the seat itself can still use it, so declining is worth less; a discard into a visible win
+(放炮) is worse than one nobody can take, and a safe last discard is worth exactly the 荒庄
+payment (§7) in every world."""
 
 from __future__ import annotations
 
