@@ -15,11 +15,10 @@ writes ``benchmarks/analysis-results.md``.
 from __future__ import annotations
 
 import argparse
-import datetime
 import time
-from pathlib import Path
 
 import numba
+from results import run_line, write_results  # benchmarks/results.py, beside this script
 
 import zipai_sim as zs
 from zipai_sim.analysis.hand import DEFAULT_WORLDS
@@ -29,7 +28,6 @@ from zipai_sim.play.policies import StudyPolicy
 from zipai_sim.records.build import kernel_records
 from zipai_sim.records.replay import replay
 
-HERE = Path(__file__).parent
 SEED = 20261205
 
 
@@ -72,17 +70,12 @@ def main() -> None:
         rows.append((key, hands, decisions, answers / max(decisions, 1), s / max(decisions, 1),
                      per_play * 1e6, twin * 1e6, twin / per_play))
         print(rows[-1], flush=True)
-    head = (f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}, "
-            f"{numba.get_num_threads()} threads, seed {SEED}, {DEFAULT_WORLDS} worlds"
-            f"{' (quick)' if a.quick else ''}: `uv run python benchmarks/analysis.py"
-            f"{' --quick' if a.quick else ''}`")
+    head = run_line("analysis.py", a.quick, f"seed {SEED}", f"{DEFAULT_WORLDS} worlds")
     table = ("| variant | hands | decisions | answers / decision | s / decision | µs / play-out "
              "| twin µs / play-out | twin ÷ kernel |\n|---|---|---|---|---|---|---|---|\n"
              + "\n".join(f"| `{k}` | {h} | {d:,} | {ans:.1f} | {s:.3f} | {p:,.0f} | {tw:,.0f} | "
                          f"{r:,.0f} |" for k, h, d, ans, s, p, tw, r in rows))
-    print("\n" + head + "\n\n" + table)
-    (HERE / "analysis-results.md").write_text(
-        f"# Hand analysis speed (issue 40)\n\n{head}\n\n{table}\n", encoding="utf-8")
+    write_results("analysis-results.md", "Hand analysis speed (issue 40)", head, table)
 
 
 if __name__ == "__main__":

@@ -16,19 +16,17 @@ moves both. Prints a Markdown table and writes ``benchmarks/bots-results.md``.
 from __future__ import annotations
 
 import argparse
-import datetime
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
+from results import run_line, write_results  # benchmarks/results.py, beside this script
 
 import zipai_sim as zs
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.rollout import play_chunks
 from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 
-HERE = Path(__file__).parent
 SEED = 20261204
 K = 32
 TARGET = {"study": 1_000, "teacher": 10}  # hands/s on 2 threads, 3-player variants
@@ -70,17 +68,12 @@ def main() -> None:
                          "" if aim is None else ("yes" if got[bot] >= aim else "NO") +
                          f" (≥ {aim:,})"))
             print(rows[-1], flush=True)
-    head = (f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}, "
-            f"{numba.get_num_threads()} threads, seed {SEED}"
-            f"{' (quick)' if a.quick else ''}: `uv run python benchmarks/bots.py"
-            f"{' --quick' if a.quick else ''}`")
+    head = run_line("bots.py", a.quick, f"seed {SEED}")
     table = ("| variant | bot | hands | hands/s | × lookahead | aim met |\n"
              "|---|---|---|---|---|---|\n" + "\n".join(
                  f"| `{k}` | {b} | {m:,} | {r:,.1f} | {x:.3f} | {ok} |"
                  for k, b, m, r, x, ok in rows))
-    print("\n" + head + "\n\n" + table)
-    (HERE / "bots-results.md").write_text(f"# Bot speeds (issue 39)\n\n{head}\n\n{table}\n",
-                                          encoding="utf-8")
+    write_results("bots-results.md", "Bot speeds (issue 39)", head, table)
 
 
 if __name__ == "__main__":

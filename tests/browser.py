@@ -140,12 +140,13 @@ def _console_errors(driver: Any) -> list[dict]:
             if e.get("level") == "SEVERE" or "Error" in str(e.get("message", ""))]
 
 
-def step_through(driver: Any, path: str | os.PathLike[str], data: dict) -> None:
+def step_through(driver: Any, path: str | os.PathLike[str], data: dict) -> str:
     """Open the analysis page at ``path`` (``file://``) in ``driver`` and check it against
     ``data`` (the dict it was rendered from): the title and the initial state (step 0), then
     every step reached with #next, the keyboard (Home, →, End, ←), #prev / #first / #last, the
     slider and a click on a curve point; finally the console holds no SEVERE entry or JS error.
-    Raises AssertionError at the first difference."""
+    Raises AssertionError at the first difference; returns the step index the page shows last
+    (the curve point clicked, else the middle step), as text."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
@@ -186,6 +187,7 @@ def step_through(driver: Any, path: str | os.PathLike[str], data: dict) -> None:
         check_step(driver, data, target)
     errors = _console_errors(driver)
     assert errors == [], errors
+    return page_state(driver)["index"]
 
 
 _SMALL = "一二三四五六七八九十"

@@ -15,7 +15,9 @@ from zipai_sim.analysis.page import write_page
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_page_steps_through_in_chromium(browser, tmp_path, lang):  # noqa: F811
     data = sample_data(lang)
-    step_through(browser, write_page(data, tmp_path / f"hand-{lang}.html"), data)
+    last = step_through(browser, write_page(data, tmp_path / f"hand-{lang}.html"), data)
+    # the sample's first curve point is its first decision, step 1 (tests/browser.py)
+    assert last == str(data["curve"][0]["step"]) == "1"
 
 
 def test_page_labels_follow_the_language(browser, tmp_path):  # noqa: F811

@@ -17,6 +17,7 @@ from zipai_sim.analysis.values import AnswerRow, question_values, summarize
 from zipai_sim.analysis.walk import Question, Walk, walk
 from zipai_sim.game.cards import card_name
 from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels.play import rollout as kr
 from zipai_sim.play import POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.payoffs import OutcomeCache
 from zipai_sim.records.file import read_record
@@ -26,7 +27,7 @@ from zipai_sim.report import DEFAULT_SEED
 from zipai_sim.runs.chunks import check_column_seed
 
 DEFAULT_WORLDS = 64
-MAX_WORLDS = 4096  # kernels.play.rollout.MAX_K: a world's stream index is below it
+MAX_WORLDS = kr.MAX_K  # a world's stream index is below it (``kernels.play.rollout``)
 #: the bots that may play on in the worlds (a searching bot would search inside every world)
 PLAYOUT_POLICIES = tuple(x for x in POLICY_NAMES if x not in SEARCH_POLICIES)
 DEFAULT_POLICY = "study"  # the teacher's own playout bot
@@ -243,7 +244,8 @@ def check_worlds(worlds: object) -> int:
 
 
 def check_policy(policy: object) -> int:
-    """The kernel code of a playout bot name (``PLAYOUT_POLICIES``), else ValueError."""
+    """The kernel code of a playout bot name (``PLAYOUT_POLICIES``: a bot that does not itself
+    search, since it plays inside every world), else ValueError naming the choices."""
     if policy not in PLAYOUT_POLICIES:
         raise ValueError(f"policy must be one of {list(PLAYOUT_POLICIES)} (the bot every seat "
                          f"plays on in the worlds), got {policy!r}")
@@ -305,7 +307,6 @@ def analyze(record: HandRecord | str | os.PathLike, seat: int | Iterable[int] | 
     w = walk(rec, v, seats[0], lang)
     asked = [q for q in w.questions if q.seat in seats and q.start is not None]
     cache = OutcomeCache(v)
-    from zipai_sim.kernels.play import rollout as kr
 
     def work(first: int, k: int) -> list[Decision]:
         got = question_values(v, asked[first:first + k], worlds, code, seed, cache)

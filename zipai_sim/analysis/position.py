@@ -30,7 +30,8 @@ import re
 from dataclasses import dataclass
 
 from zipai_sim.analysis.walk import PASS, Question, chi_label, view_of
-from zipai_sim.game.cards import card_name, parse_card
+from zipai_sim.game import params as p
+from zipai_sim.game.cards import card_name, parse_kinds
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.pictures.view import Offer, PositionView
 from zipai_sim.play.chi import chi_options, groups_with, leaves_discard
@@ -48,9 +49,8 @@ class PositionError(ValueError):
 
 
 def _cards(text: str, where: str) -> list[int]:
-    toks = text.split() if text.isascii() else [c for c in text if not c.isspace()]
     try:
-        return [parse_card(t) for t in toks]
+        return parse_kinds(text)
     except ValueError as e:
         raise PositionError(f"{where}: {e}") from None
 
@@ -271,7 +271,7 @@ def _question(game: Game, v: Variant, seat: int, ask: str | None, c: int, src: i
                             f"table; waiting for a card a seat holds {rest} (RULES.md §5.3)")
     asks = {}
     hx = game.can_win(seat, c, own=own, drawn=drawn)
-    if hx >= 0 and (drawn or v.params[_discard_win()] == 1):
+    if hx >= 0 and (drawn or v.params[p.DISCARD_WIN] == 1):
         word = "胡" if lang == "zh" else "hu"
         asks["hu"] = ([1, 0], [f"{word} ({hx} 胡息)", PASS[lang]])
     if not own and pl.hand[c] == 2 and c not in pl.chou and any(
@@ -304,8 +304,3 @@ def _question(game: Game, v: Variant, seat: int, ask: str | None, c: int, src: i
         view.stock -= 1
     return Question(seat, ask, c, vals, labels, None, 0, 0, view, step, game)
 
-
-def _discard_win() -> int:
-    from zipai_sim.game import params as p
-
-    return p.DISCARD_WIN

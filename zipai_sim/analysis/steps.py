@@ -78,7 +78,9 @@ def page_data(a: Analysis, lang: str = "zh", title: str | None = None) -> dict:
 
 
 def write_html(a: Analysis, path, lang: str = "zh", title: str | None = None):
-    """Write analysis ``a`` as the self-contained page (``analysis.page.write_page``)."""
+    """Write analysis ``a`` as the self-contained page (``analysis.page.write_page``) in
+    ``lang`` (zh/en); returns its path. Raises ValueError for another ``lang``, OSError naming
+    the path when it cannot be written."""
     from zipai_sim.analysis.page import write_page
 
     return write_page(page_data(a, lang, title), path)

@@ -40,8 +40,13 @@ class Values:
 def question_values(v, questions: list[Question], worlds: int, policy: int, seed: int,
                     cache: OutcomeCache | None = None) -> list[Values]:
     """Play every answer of each question out in ``worlds`` worlds with every seat then
-    playing the kernel policy ``policy`` (``play.POLICY_NAMES`` code); the questions must
-    have a step (``Question.start``)."""
+    playing the kernel policy ``policy`` (``play.POLICY_NAMES`` code, not a searching one),
+    each world settled under variant ``v`` (RULES.md §7, its unit). Returns one ``Values`` a
+    question: ``pay`` int64[len(vals), worlds], ``won`` bool[len(vals), worlds]. ``seed``
+    (0 ≤ seed < 2**64) keys the worlds with the seat and its question count; ``cache``: an
+    ``OutcomeCache`` of ``v`` shared across calls (the numbers do not depend on it). The
+    questions must have a step (``Question.start``; the caller checks: a win at the deal has
+    none) and legal ``vals``; nothing is validated here."""
     m = len(questions)
     snaps = empty_snaps(m)
     decks = np.zeros((m, DECK), np.int8)
@@ -118,7 +123,9 @@ class AnswerRow:
 def summarize(x: Values) -> list[AnswerRow]:
     """The answers of one question as rows (``AnswerRow``), in ``Question.vals`` order. The
     best answer: the highest mean payment; among equal means the answer played, then the
-    first listed."""
+    first listed. Values and losses in the variant's unit (t intervals at ``CONFIDENCE``, the
+    loss paired over the same worlds), chances in 0..1 (Wilson); with K < 2 worlds the value
+    and loss intervals are NaN."""
     q = x.question
     means = x.pay.mean(axis=1)
     top = means.max()

@@ -147,7 +147,10 @@ class Walk:
 
 
 def walk(rec: HandRecord, variant, viewer: int = 0, lang: str = "zh") -> Walk:
-    """Walk record ``rec`` (already replayed, so legal) under ``variant`` (module docstring)."""
+    """Walk record ``rec`` under ``variant`` through the reference engine (module docstring):
+    its questions, the final hand and the table after every move as seat ``viewer`` saw it
+    (RULES.md §5–§6). ``lang``: the answers' labels (zh/en). The record must have replayed
+    (``records.replay``): a record that does not raises ReplayError here too."""
     script = _Asked(rec, lang)
     game = _Watched(variant, rec.deck(), [script] * variant.layout.players)
     game.viewer = viewer

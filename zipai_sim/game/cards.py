@@ -163,6 +163,24 @@ def parse_card(token: str) -> int:
     return slot
 
 
+def parse_kinds(text: str) -> list[int]:
+    """Card kinds 0..19 of ``text`` in the order written (the tokens of ``parse_hand``:
+    Chinese numerals, whitespace ignored, and ASCII ``s1..s10``/``b1..b10``; RULES.md §1); no
+    count is checked. Raises CardError naming a bad token and its position.
+
+    >>> parse_kinds("三 一, s2")
+    [2, 0, 1]
+    """
+    out = []
+    for tok, pos in _tokens(text):
+        slot = _CHAR_TO_SLOT.get(tok) if len(tok) == 1 else _ascii_slot(tok)
+        if slot is None:
+            raise CardError(f"bad card token {tok!r} at position {pos} in {text!r}",
+                            token=tok, position=pos)
+        out.append(slot)
+    return out
+
+
 def parse_hand(text: str) -> np.ndarray:
     """Parse hand text into counts ``int8[20]`` (RULES.md §1).
 

@@ -151,8 +151,11 @@ I_MODE = N_RESET  # 0 plain play, 1 replay of a rollout answer list, 2 a playout
 I_RO_N = N_RESET + 1  # answers in the list
 I_RO_D = N_RESET + 2  # the list: every rollout question of the hand, in the order met
 MAX_RO = 192  # rollout questions a hand may answer by rollouts; later ones get greedy's answer
-I_ASK_HU = I_RO_D + MAX_RO  # 1: in mode 1 a win on offer to a rollout seat is a question too
-N_INTS = I_ASK_HU + 1  # (the hand analysis, ``kernels.play.analysis``; bots always take a win)
+# 1: the hand analysis's state (``kernels.play.analysis``; 0 for the bots): in mode 1 a win on
+# offer to a rollout seat is a question too (bots always take a win); in mode 2 the world also
+# keeps what did not happen before the question (``script.hu_declined``, ``rollout._limit``)
+I_ASK_HU = I_RO_D + MAX_RO
+N_INTS = I_ASK_HU + 1
 RO_DISCARD = 0
 RO_PENG = 1
 RO_CHI = 2
