@@ -1,9 +1,10 @@
-"""Speed of the issue-39 bots: hands/s of whole hands on 2 threads, every variant, in one run.
+"""Speed of the issue-39 and issue-47 bots: hands/s of whole hands on 2 threads, every variant,
+in one run.
 
 Rows (``play.rollout.play_chunks``: deal, play, outcome rows; no settlement):
 
-- ``lookahead`` and ``study``, every seat that bot (the study bot's aim: ≥ 1,000 hands/s with
-  every seat playing it in the 3-player variants);
+- ``lookahead``, ``study`` and ``learned`` (the shipped weights), every seat that bot (the aim
+  of study and learned: ≥ 1,000 hands/s with every seat playing it in the 3-player variants);
 - ``teacher``: one teacher seat (the dealer, ``K`` worlds per candidate answer) among study
   seats (the aim: ≥ 10 hands/s).
 
@@ -29,7 +30,7 @@ from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 
 SEED = 20261204
 K = 32
-TARGET = {"study": 1_000, "teacher": 10}  # hands/s on 2 threads, 3-player variants
+TARGET = {"study": 1_000, "learned": 1_000, "teacher": 10}  # hands/s on 2 threads, 3-player variants
 
 
 def rate(v, codes: np.ndarray, n: int, cs: int) -> float:
@@ -47,9 +48,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
     a = ap.parse_args()
-    n = {"lookahead": 2_048, "study": 2_048, "teacher": 64}
+    n = {"lookahead": 2_048, "study": 2_048, "learned": 2_048, "teacher": 64}
     if a.quick:
-        n = {"lookahead": 256, "study": 256, "teacher": 8}
+        n = {"lookahead": 256, "study": 256, "learned": 256, "teacher": 8}
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     rows = []
     for key in zs.list_variants():
@@ -57,7 +58,7 @@ def main() -> None:
         seats = v.layout.players
         got = {}
         for bot, code in (("lookahead", kp.POL_LOOKAHEAD), ("study", kp.POL_STUDY),
-                          ("teacher", kp.POL_TEACHER)):
+                          ("learned", kp.POL_LEARNED), ("teacher", kp.POL_TEACHER)):
             codes = np.full(seats, code, np.int64)
             if bot == "teacher":
                 codes[1:] = kp.POL_STUDY
@@ -73,7 +74,7 @@ def main() -> None:
              "|---|---|---|---|---|---|\n" + "\n".join(
                  f"| `{k}` | {b} | {m:,} | {r:,.1f} | {x:.3f} | {ok} |"
                  for k, b, m, r, x, ok in rows))
-    write_results("bots-results.md", "Bot speeds (issue 39)", head, table)
+    write_results("bots-results.md", "Bot speeds (issues 39, 47)", head, table)
 
 
 if __name__ == "__main__":

@@ -214,7 +214,8 @@ def test_step_state_is_the_kernels_own(key):
     ``ask_hu``) and stops at each question; its snapshot of the step (hands, marks, table
     groups, the running totals, the stock) is the one ``load`` builds from the reference
     engine's hand."""
-    from zipai_sim.analysis.state import empty_snaps, load
+    from zipai_sim.analysis.state import load
+    from zipai_sim.play.rollout import empty_snaps
     from zipai_sim.kernels.play import rollout as kr
 
     rec = record(key)
@@ -236,7 +237,7 @@ def test_step_state_is_the_kernels_own(key):
         kr.replay_batch(deck, np.zeros(1, np.uint64), np.zeros(1, np.int64), v.params,
                         int(v.win.choupai_win), np.full(seats, kp.POL_TEACHER, np.int64),
                         answers, np.array([i]), np.zeros((1, kp.N_OUT), np.int64), frozen, fz,
-                        snaps, 1, 1)
+                        snaps, 1, 1, np.zeros((kp.MAX_SEATS, kp.N_FEAT)))
         assert frozen[0] == 1
         assert [fz[0, kp.FZ_SEAT], fz[0, kp.FZ_KIND], fz[0, kp.FZ_NR]] == \
             [q.seat, KINDS[q.kind], q.nr], (key, i)

@@ -56,6 +56,7 @@ import zipai_sim as zs
 from zipai_sim.game import params
 from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
+from zipai_sim.play.bots_learned import LearnedPolicy
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
 from zipai_sim.play.table import Meld
@@ -68,8 +69,10 @@ KEY = int(chunk_keys(909, 0, 1)[0])
 DEAL_MOVES = ("提 (dealt)", "extra card")  # the only moves before a seat's first own choice
 
 
+#: weights that give every learned feature a say (the shipped ones may leave some at 0)
+LEARNED_W = tuple(float(x) for x in np.random.default_rng(47).normal(0.0, 1.0, kp.N_FEAT))
 BOTS = {"greedy": GreedyPolicy, "random": RandomPolicy, "lookahead": LookaheadPolicy,
-        "study": StudyPolicy}
+        "study": StudyPolicy, "learned": lambda: LearnedPolicy(LEARNED_W)}
 LINEUPS = {"mixed": ("greedy", "random"), "ladder": ("lookahead", "greedy", "random")}
 
 
@@ -261,6 +264,21 @@ def test_study_decisions_ignore_hidden_cards(variant):
     are redealt and its answer stays."""
     asked = probe_hands(variant, 6, 2, seed=7, seatings=("study",))
     assert asked.get("discard", 0) > 30
+
+
+@pytest.mark.parametrize("variant", ["guangxi-81", "liuhu-dao"])
+def test_learned_decisions_ignore_hidden_cards(variant):
+    """The learned bot reads unseen counts, the stock's size and its own hand (every feature
+    weighted, ``LEARNED_W``): the cards it has not seen are redealt and its answer stays."""
+    asked = probe_hands(variant, 6, 2, seed=9, seatings=("learned",))
+    assert asked.get("discard", 0) > 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_learned_decisions_ignore_hidden_cards_large(variant):
+    asked = probe_hands(variant, 12, 3, seed=10, seatings=("learned",))
+    assert all(asked.get(q, 0) > 0 for q in QUESTIONS)
 
 
 @pytest.mark.slow

@@ -22,7 +22,7 @@ def _rows(v, n: int, code: int, seed: int = 3) -> np.ndarray:
     keys, sizes = chunk_keys(seed, 0, m), chunk_sizes(n, cs, 0, m)
     out = np.zeros((m, cs, kp.N_OUT), np.int64)
     kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win),
-                   np.full(v.layout.players, code, np.int64), out)
+                   np.full(v.layout.players, code, np.int64), out, np.zeros((kp.MAX_SEATS, kp.N_FEAT)))
     return out.reshape(-1, kp.N_OUT)[:n]
 
 

@@ -267,7 +267,8 @@ def test_play_chunks_rows_equal_play_hand(variant, scratch):
     sizes = np.array([30, 0, 17], np.int64)
     codes = np.array(seating("mixed", seats), np.int64)
     out = np.full((3, 30, kp.N_OUT), -7, np.int64)
-    kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+    kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out,
+                   np.zeros((kp.MAX_SEATS, kp.N_FEAT)))
     for c in range(3):
         for j in range(sizes[c]):
             deck = ref.shuffled_deck(int(keys[c]), j)
@@ -281,7 +282,8 @@ def test_play_chunks_rows_equal_play_hand(variant, scratch):
     numba.set_num_threads(1)
     try:
         one = np.full_like(out, -7)
-        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, one)
+        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, one,
+                       np.zeros((kp.MAX_SEATS, kp.N_FEAT)))
     finally:
         numba.set_num_threads(n)
     assert (one == out).all()

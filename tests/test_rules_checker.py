@@ -29,7 +29,7 @@ def kernel_moves(v, deck, policy: str, key: int, j: int):
     from zipai_sim.play.rollout import play_one
 
     pol = {"random": kp.POL_RANDOM, "greedy": kp.POL_GREEDY, "study": kp.POL_STUDY,
-           "teacher": kp.POL_TEACHER}[policy]
+           "teacher": kp.POL_TEACHER, "learned": kp.POL_LEARNED}[policy]
     rows, _ = play_one(v, np.array(deck, np.int8), [pol] * v.layout.players, key, j, k=2)
     return [t for t in (kp.move_tuple(r) for r in rows) if t is not None]
 
@@ -70,6 +70,12 @@ def test_study_and_teacher_hands_follow_the_rules(variant):
     v = zs.load_variant(variant)
     assert_clean(failures(v, kernel_moves, "study", 2028, 100), 100)
     assert_clean(failures(v, kernel_moves, "teacher", 2029, 3), 3)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_learned_hands_follow_the_rules(variant):
+    """The issue-47 bot (every seat learned, the shipped weights) breaks no rule."""
+    assert_clean(failures(zs.load_variant(variant), kernel_moves, "learned", 2030, 100), 100)
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])

@@ -14,14 +14,6 @@ MELD_CODES = {"chi": kp.MELD_CHI, "peng": kp.MELD_PENG, "wei": kp.MELD_WEI,
               "chouwei": kp.MELD_CHOUWEI, "pao": kp.MELD_PAO, "ti": kp.MELD_TI}
 
 
-def empty_snaps(m: int) -> tuple[np.ndarray, ...]:
-    """``m`` step states in ``replay_batch``'s snapshot layout (hands, marks, groups, ints,
-    streams)."""
-    return (np.zeros((m, kp.MAX_SEATS, 20), np.int8), np.zeros((m, 3, kp.MAX_SEATS, 20), np.int8),
-            np.zeros((m, kp.MAX_SEATS, kp.MAX_MELDS, kp.MELD_COLS), np.int64),
-            np.zeros((m, kp.N_INTS), np.int64), np.zeros((m, 2 * kp.MAX_SEATS), np.uint64))
-
-
 def load(game, turn: tuple[str, int], counts: list[int], key: int, snaps: tuple, i: int
          ) -> np.ndarray:
     """Step state ``i`` of ``snaps`` from ``game`` as the step ``turn`` (``("rest", s)`` /

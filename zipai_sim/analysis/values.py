@@ -16,12 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import t as student_t
 
-from zipai_sim.analysis.state import empty_snaps, load
+from zipai_sim.analysis.state import load
 from zipai_sim.analysis.walk import KINDS, Question
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play import rollout as kr
+from zipai_sim.play.learned import weights_for
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
+from zipai_sim.play.rollout import empty_snaps
 from zipai_sim.stats import wilson
 
 CONFIDENCE = 0.95
@@ -68,7 +70,7 @@ def question_values(v, questions: list[Question], worlds: int, policy: int, seed
     pol = np.full(len(hand), policy, np.int64)
     blocks = 4 * max(1, _threads())
     kr.playout_batch(hand, val, k, pol, decks, keys, js, v.params, fz, snaps, rows,
-                     min(blocks, len(hand)))
+                     min(blocks, len(hand)), weights_for(v, [policy]))
     pay = settle_outcomes(v, rows, cache if cache is not None else OutcomeCache(v))[0]
     seat = fz[hand, kp.FZ_SEAT]
     mine = pay[np.arange(len(hand)), seat]

@@ -160,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
     from zipai_sim.cli.analyze import add_analyze
 
     add_analyze(sub, _doc)
+    from zipai_sim.cli.train import add_train
+
+    add_train(sub, _doc)
     va = sub.add_parser("variants", help=_doc(cmd_variants), description=cmd_variants.__doc__)
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")

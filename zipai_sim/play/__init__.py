@@ -13,9 +13,9 @@ import numpy as np
 
 #: the shipped bots the numba engine plays, in the order of their codes (``kernels.play``:
 #: POL_RANDOM = 0, POL_GREEDY = 1, POL_LOOKAHEAD = 2, POL_ROLLOUT = 3, POL_STUDY = 4,
-#: POL_TEACHER = 5; ``play.rollout`` drives rollout and teacher); all also play on the
-#: reference engine
-POLICY_NAMES = ("random", "greedy", "lookahead", "rollout", "study", "teacher")
+#: POL_TEACHER = 5, POL_LEARNED = 6; ``play.rollout`` drives rollout and teacher); all also
+#: play on the reference engine
+POLICY_NAMES = ("random", "greedy", "lookahead", "rollout", "study", "teacher", "learned")
 
 #: the bots that search by playouts (``play.rollout`` drives them; ``rollout_k`` worlds each)
 SEARCH_POLICIES = ("rollout", "teacher")

@@ -35,6 +35,7 @@ import numpy as np
 
 from zipai_sim.game.cards import card_name
 from zipai_sim.play.bots import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
+from zipai_sim.play.bots_learned import LearnedPolicy
 from zipai_sim.play.bots_rollout import RolloutPolicy, TeacherPolicy
 from zipai_sim.play.observation import Observation, observe
 
@@ -65,7 +66,8 @@ class ObservationPolicy(Protocol):
 
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "lookahead": LookaheadPolicy,
-            "rollout": RolloutPolicy, "study": StudyPolicy, "teacher": TeacherPolicy}
+            "rollout": RolloutPolicy, "study": StudyPolicy, "teacher": TeacherPolicy,
+            "learned": LearnedPolicy}
 
 
 def _is_bool(x: object) -> bool:

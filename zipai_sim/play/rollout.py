@@ -31,6 +31,7 @@ import numpy as np
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play import rollout as kr
+from zipai_sim.play.learned import weights_for
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 
 DEFAULT_K = 32  # worlds per candidate answer
@@ -71,18 +72,22 @@ def _payoff(v):
     return lambda rows: settle_outcomes(v, rows, cache)[0]
 
 
-def _snaps(m: int) -> tuple[np.ndarray, ...]:
+def empty_snaps(m: int) -> tuple[np.ndarray, ...]:
+    """``m`` step states in ``replay_batch``'s snapshot layout (hands, marks, groups, ints,
+    streams)."""
     return (np.zeros((m, kp.MAX_SEATS, 20), np.int8), np.zeros((m, 3, kp.MAX_SEATS, 20), np.int8),
             np.zeros((m, kp.MAX_SEATS, kp.MAX_MELDS, kp.MELD_COLS), np.int64),
             np.zeros((m, kp.N_INTS), np.int64), np.zeros((m, 2 * kp.MAX_SEATS), np.uint64))
 
 
-def _group(v, decks, keys, js, codes, k, payoff, out) -> tuple[np.ndarray, np.ndarray]:
+def _group(v, decks, keys, js, codes, k, payoff, out,
+           weights=None) -> tuple[np.ndarray, np.ndarray]:
     """Play hands ``decks[i]`` (policy streams of deal ``js[i]`` of chunk key ``keys[i]``) to
     the end: their outcome rows into ``out[i]``; returns their rollout answers ``(int64[n,
     MAX_RO], int64[n])``: each hand's list in the order its questions came, and its length."""
     n = len(keys)
     P, cw = v.params, int(v.win.choupai_win)
+    w = weights_for(v, codes) if weights is None else weights
     blocks = 4 * numba.get_num_threads()
     answers = np.zeros((n, kp.MAX_RO), np.int64)
     n_answers = np.zeros(n, np.int64)
@@ -92,9 +97,9 @@ def _group(v, decks, keys, js, codes, k, payoff, out) -> tuple[np.ndarray, np.nd
         o = np.zeros((m, kp.N_OUT), np.int64)
         frozen = np.zeros(m, np.int64)
         fz = np.zeros((m, kp.FZ_COLS), np.int64)
-        snaps = _snaps(m)
+        snaps = empty_snaps(m)
         kr.replay_batch(decks[active], keys[active], js[active], P, cw, codes, answers[active],
-                        n_answers[active], o, frozen, fz, snaps, min(blocks, m), 0)
+                        n_answers[active], o, frozen, fz, snaps, min(blocks, m), 0, w)
         done = frozen == 0
         out[active[done]] = o[done]
         pend = np.flatnonzero(~done)
@@ -123,7 +128,7 @@ def _group(v, decks, keys, js, codes, k, payoff, out) -> tuple[np.ndarray, np.nd
                            kp.POL_GREEDY).astype(np.int64)
             kr.playout_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, pol, decks[active],
                              keys[active], js[active], P, fz, snaps, rows,
-                             min(blocks, len(th)))
+                             min(blocks, len(th)), w)
             gain = payoff(rows)[np.arange(len(th)), fz[th, kp.FZ_SEAT]]
             totals += np.bincount(cand, weights=gain, minlength=len(totals)).astype(np.int64)
             gains[cand, world] = gain
@@ -152,7 +157,7 @@ def _group(v, decks, keys, js, codes, k, payoff, out) -> tuple[np.ndarray, np.nd
 
 
 def play_rollout(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: np.ndarray,
-                 k: int = DEFAULT_K) -> None:
+                 k: int = DEFAULT_K, weights: np.ndarray | None = None) -> None:
     """``kernels.play.play_chunks`` for a line-up with rollout seats (``codes`` int64[seats],
     ``POL_ROLLOUT`` = 3 among them): deal ``j`` of chunk ``c`` into ``out[c, j]`` (int64[m, ≥
     max(sizes), N_OUT]), with ``k`` worlds per candidate answer."""
@@ -167,7 +172,7 @@ def play_rollout(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out:
         rows = np.zeros((b - a, kp.N_OUT), np.int64)
         decks = np.zeros((b - a, DECK), np.int8)
         kr.deal_decks(hk[a:b], hj[a:b], decks)
-        _group(v, decks, hk[a:b], hj[a:b], codes, k, payoff, rows)
+        _group(v, decks, hk[a:b], hj[a:b], codes, k, payoff, rows, weights)
         out[hc[a:b], hj[a:b]] = rows
 
 
@@ -177,13 +182,14 @@ def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
     codes ``codes``; returns ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
     codes = np.asarray(codes, np.int64)
     if not searching(codes):
-        return kp.play_one(v, deck, codes, key, j, scratch)
+        return kp.play_one(v, deck, codes, key, j, scratch, weights_for(v, codes))
     k = check_k(k)
     deck = np.asarray(deck, np.int8).reshape(1, DECK)
     keys, js = np.array([key], np.uint64), np.array([j], np.int64)
     out = np.zeros((1, kp.N_OUT), np.int64)
     answers, n_answers = _group(v, deck, keys, js, codes, k, _payoff(v), out)
     S = kp.new_scratch() if scratch is None else scratch
+    S[9][kp.FL_W:kp.FL_W + kp.MAX_SEATS * kp.N_FEAT] = weights_for(v, codes).reshape(-1)
     moves = np.empty((kp.MAX_MOVES, kp.MOVE_COLS), np.int64)
     row = np.empty(kp.N_OUT, np.int64)
     n = kr.replay_moves(deck[0], np.uint64(key), j, v.params, int(v.win.choupai_win), codes,
@@ -193,11 +199,14 @@ def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
 
 
 def play_chunks(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: np.ndarray,
-                k: int = DEFAULT_K) -> None:
+                k: int = DEFAULT_K, weights: np.ndarray | None = None) -> None:
     """Play whole chunks with the bot codes ``codes`` (``play.POLICY_NAMES`` order): the numba
-    ``kernels.play.play_chunks`` unless a seat is ``rollout``, then ``play_rollout``."""
+    ``kernels.play.play_chunks`` unless a seat is ``rollout``, then ``play_rollout``.
+    ``weights``: each seat's learned weights (float64[MAX_SEATS, N_FEAT]); None: the
+    variant's (``play.learned.weights_for``)."""
     codes = np.asarray(codes, np.int64)
     if searching(codes):
-        play_rollout(v, keys, sizes, codes, out, k)
+        play_rollout(v, keys, sizes, codes, out, k, weights)
     else:
-        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out)
+        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out,
+                       weights_for(v, codes) if weights is None else weights)

@@ -148,11 +148,13 @@ def _row(v, t: _Tally, challenger: str, baseline: str, seed: int, cs: int) -> di
 
 
 def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: int,
-                rk: int = DEFAULT_K) -> tuple:
+                rk: int = DEFAULT_K, weights: tuple | None = None) -> tuple:
     """``(work, add, state)`` of one variant's arena (``runs.run_parts``): per batch of chunks,
     ``seats + 1`` calls of ``play_chunks`` on the same chunk keys, settled with
-    ``payoffs.settle_outcomes`` (one ``OutcomeCache`` a part) and tallied in chunk order."""
+    ``payoffs.settle_outcomes`` (one ``OutcomeCache`` a part) and tallied in chunk order.
+    ``weights``: (challenger's, baseline's) learned weights, each None for the variant's."""
     from zipai_sim.kernels import play as kp
+    from zipai_sim.play.learned import weights as learned_weights
     from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 
     seats = v.layout.players
@@ -161,14 +163,23 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
     games = [np.full(seats, code_b, np.int64) for _ in range(seats + 1)]
     for s in range(seats):  # game s: the challenger in seat s; game `seats`: all baseline
         games[s][s] = code_c
+    seat_w = [None] * len(games)
+    if weights is not None:  # game g < seats: the challenger in seat g, the baseline elsewhere
+        for g, codes in enumerate(games):
+            w = np.zeros((kp.MAX_SEATS, kp.N_FEAT), np.float64)
+            for s in range(seats):
+                side = weights[0] if g == s else weights[1]
+                if codes[s] == kp.POL_LEARNED:
+                    w[s] = side if side is not None else learned_weights(v)
+            seat_w[g] = w
     cache = OutcomeCache(v)
 
     def work(first: int, k: int) -> _Tally:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(decks, cs, first, k)
         outs, tally = [], _Tally()
-        for codes in games:
+        for codes, w in zip(games, seat_w):
             out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-            play_chunks(v, keys, sizes, codes, out, rk)
+            play_chunks(v, keys, sizes, codes, out, rk, w)
             outs.append(out)
         for c in range(k):  # chunk order; integer sums: exact, thread-independent
             size = int(sizes[c])
@@ -189,7 +200,8 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
 def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAULT_SEED,
           threads: int | None = None, chunk_size: int | None = None,
           progress: bool | None = False, client: object = None,
-          rollout_k: int = DEFAULT_K) -> ReportFrame:
+          rollout_k: int = DEFAULT_K, challenger_weights: Sequence[float] | None = None,
+          baseline_weights: Sequence[float] | None = None) -> ReportFrame:
     """Duplicate match of policy ``challenger`` against ``baseline`` (names in
     ``KERNEL_POLICIES``: "random", "greedy", "lookahead", "rollout", "study", "teacher") on
     ``decks`` decks of
@@ -211,6 +223,9 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     shows a bar, Ctrl-C keeps the decks finished in every variant (the header says PARTIAL,
     ``decks`` is the decks done), ``checkpoint`` blocks save and resume it, ``client`` (a
     ``dask.distributed.Client``) plays the batches on its workers with the same result.
+    ``challenger_weights`` / ``baseline_weights`` (``N_FEAT`` floats, ``play.learned``): a
+    ``learned`` side's weights instead of the variant's file (how ``train`` compares two fits;
+    recorded in the run's identity).
     Raises ValueError for a bad policy name, count, seed (0 … 2**64−1: the ``seed`` column is
     UInt64) or thread count; VariantError.
 
@@ -226,6 +241,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
 
     check_policy(challenger, "challenger")
     check_policy(baseline, "baseline")
+    sides = _side_weights(challenger, challenger_weights, baseline, baseline_weights)
     decks, seed = check_count(decks, "decks"), check_column_seed(seed, "an arena")
     k = check_k(rollout_k)
     cs = check_chunk_size(chunk_size if chunk_size is not None else DEFAULT_ARENA_CHUNK)
@@ -241,7 +257,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     numba.set_num_threads(th)
     try:
         got = run_parts(decks, cs, 2 * numba.get_num_threads(),
-                        [_arena_part(v, challenger, baseline, decks, seed, cs, k) for v in vs],
+                        [_arena_part(v, challenger, baseline, decks, seed, cs, k, sides)
+                         for v in vs],
                         unit="deck", desc=vs[0].key if len(vs) == 1 else "",
                         progress=progress, client=client,
                         kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS if rolls else ()),
@@ -249,6 +266,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                                   "rules_hash": [v.rules_hash for v in vs],
                                   "thresholds": [v.win.threshold for v in vs],
                                   "seed": str(seed), "policies": [challenger, baseline],
+                                  **({"weights": [list(x) if x else None for x in sides]}
+                                     if sides else {}),
                                   **({"rollout_k": k} if rolls else {})})
     finally:
         numba.set_num_threads(old)
@@ -263,6 +282,21 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                       "(duplicate: every deck once per challenger seat and once all baseline)"])
     return ArenaFrame.wrap(pl.DataFrame(rows, schema_overrides={"seed": pl.UInt64}), run,
                            notes=NOTES)
+
+
+def _side_weights(challenger: str, wc, baseline: str, wb) -> tuple | None:
+    """The (challenger's, baseline's) weights as tuples (None: the file's), or None for
+    neither; ValueError for weights given to a side that is not ``learned``."""
+    from zipai_sim.play.learned import check
+
+    if wc is None and wb is None:
+        return None
+    out = []
+    for name, w, what in ((challenger, wc, "challenger"), (baseline, wb, "baseline")):
+        if w is not None and name != "learned":
+            raise ValueError(f"{what}_weights are for a learned {what}, not {name!r}")
+        out.append(None if w is None else check(w, f"{what}_weights"))
+    return tuple(out)
 
 
 NOTES = ["score: mean settled score per hand over the seats (variant's unit); diff: the "

@@ -53,6 +53,7 @@ from zipai_sim.kernels.play.layout import (
     MK_PASSED_PENG,
     NONE,
     POL_LOOKAHEAD,
+    POL_LEARNED,
     POL_STUDY,
     RO_CHI,
     RO_DISCARD,
@@ -60,6 +61,7 @@ from zipai_sim.kernels.play.layout import (
     WIN,
     i64,
 )
+from zipai_sim.kernels.play.learned import learned_chi, learned_discard, learned_peng
 from zipai_sim.kernels.play.lookahead import look_chi, look_discard, look_peng
 from zipai_sim.kernels.play.policies import pol_chi, pol_discard, pol_peng
 from zipai_sim.kernels.play.script import (
@@ -129,6 +131,9 @@ def choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts,
             if policies[s] == POL_LOOKAHEAD:
                 c = look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
                                  i64(n))
+            elif policies[s] == POL_LEARNED:
+                c = learned_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
+                                    i64(n))
             elif policies[s] >= POL_STUDY:  # a teacher seat's own answer is study's
                 c = study_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
                                   i64(n))
@@ -208,7 +213,9 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
         elif listed(ints, policies, s):
             yes = next_listed(ints, i64(s)) == 1
         else:
-            if policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
+            if policies[s] == POL_LEARNED:
+                yes = learned_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c))
+            elif policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
                 yes = look_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c),
                                 i64(1) if policies[s] >= POL_STUDY else i64(0))
             else:
@@ -246,7 +253,10 @@ def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, 
     elif listed(ints, policies, s):
         i = next_listed(ints, i64(s))
     else:
-        if policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
+        if policies[s] == POL_LEARNED:
+            i = learned_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c),
+                            i64(n))
+        elif policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
             i = look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c), i64(n),
                          i64(1) if policies[s] >= POL_STUDY else i64(0))
         else:

@@ -28,6 +28,7 @@ POL_LOOKAHEAD = 2
 POL_ROLLOUT = 3  # K greedy playouts per candidate (``kernels.play.rollout``)
 POL_STUDY = 4  # lookahead with a player's tie-breaks (``kernels.play.study``)
 POL_TEACHER = 5  # K study playouts per close candidate (``kernels.play.rollout``)
+POL_LEARNED = 6  # one ply over its answers by the learned value (``kernels.play.learned``)
 
 # --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
 M_SEAT = 0
@@ -155,7 +156,11 @@ MAX_RO = 192  # rollout questions a hand may answer by rollouts; later ones get 
 # offer to a rollout seat is a question too (bots always take a win); in mode 2 the world also
 # keeps what did not happen before the question (``script.hu_declined``, ``rollout._limit``)
 I_ASK_HU = I_RO_D + MAX_RO
-N_INTS = I_ASK_HU + 1
+# the learned bot's training record (``kernels.play.learned``): 1 while its seats note the
+# features of every rest hand their discards leave, and the rows noted so far this hand
+I_REC_ON = I_ASK_HU + 1
+I_NREC = I_ASK_HU + 2
+N_INTS = I_ASK_HU + 3
 RO_DISCARD = 0
 RO_PENG = 1
 RO_CHI = 2
@@ -180,7 +185,16 @@ MEMO_ROWS = MEMO_JM + 5
 FL_WAITS = 20
 FL_T0 = 24
 FL_T1 = FL_T0 + 81
-FL_SIZE = FL_T1 + 81
+# the learned bot (``kernels.play.learned``): each seat's weights (set by the driver, ``N_FEAT``
+# a seat from ``FL_W + s · N_FEAT``), one rest hand's features, then the training record:
+# ``MAX_REC`` feature rows and the seat of each
+N_FEAT = 18
+FL_W = FL_T1 + 81
+FL_F = FL_W + MAX_SEATS * N_FEAT
+FL_REC = FL_F + N_FEAT
+MAX_REC = 96  # rows a hand notes (≈ 2 discards a stock card at most; later ones are not noted)
+FL_REC_SEAT = FL_REC + MAX_REC * N_FEAT
+FL_SIZE = FL_REC_SEAT + MAX_REC
 
 # take_win flags
 F_TIANHU = 1

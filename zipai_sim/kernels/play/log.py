@@ -23,6 +23,7 @@ from zipai_sim.kernels.play.layout import (
     A_PENG,
     A_TI,
     A_WEI,
+    FL_W,
     HOW_DRAWN,
     HOW_FANGPAO,
     HOW_NONE,
@@ -33,7 +34,9 @@ from zipai_sim.kernels.play.layout import (
     M_SEAT,
     MAX_CARDS,
     MAX_MOVES,
+    MAX_SEATS,
     MOVE_COLS,
+    N_FEAT,
     N_OUT,
     new_scratch,
 )
@@ -95,11 +98,14 @@ def deal_line(deck, P) -> str:
     ) + f" | 亮张 {card_name(lz)}"
 
 
-def play_one(variant, deck, policies, key: int = 0, j: int = 0, scratch=None):
+def play_one(variant, deck, policies, key: int = 0, j: int = 0, scratch=None, weights=None):
     """Play one dealt deck with ``variant`` (a ``Variant``); ``policies``: one int per seat
-    (POL_RANDOM / POL_GREEDY / POL_LOOKAHEAD). Returns ``(moves int64[n, MOVE_COLS], out
-    int64[N_OUT])``."""
+    (POL_RANDOM / POL_GREEDY / POL_LOOKAHEAD / POL_STUDY / POL_LEARNED); ``weights``: the
+    seats' (float64[MAX_SEATS, N_FEAT], ``play.learned.weights_for``; zeros when None). Returns
+    ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
     S = new_scratch() if scratch is None else scratch
+    S[9][FL_W:FL_W + MAX_SEATS * N_FEAT] = 0.0 if weights is None else np.asarray(
+        weights, np.float64).reshape(-1)
     moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
     out = np.empty(N_OUT, np.int64)
     n = play_hand(np.asarray(deck, np.int8), variant.params, int(bool(variant.win.choupai_win)),

@@ -361,7 +361,7 @@ def _rest_key(P, memo, full, th, fo, U, utot, fl):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _free(full):
+def free_kinds(full):
     """The free kinds (held once or twice) of a packed whole hand, as a spaced mask."""
     b0 = full & LOW
     b1 = (full >> 1) & LOW
@@ -403,7 +403,7 @@ def look_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c, eager):
     U, utot, th, fo, full, now = _claim_now(P, hands, marks, melds, ints, tmp, fl, memo, s, c)
     left = full - 2 * (i64(1) << (W * c))
     gain = meld_points(P, MELD_PENG, c)
-    vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, fl)
+    vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, free_kinds(left), U, utot, fl)
     if eager == 1 and gain > 0 and vw == now[0] and v1 == now[1] and g == now[2]:
         return True
     return _above(vw, v1, g, now[0], now[1], now[2])
@@ -419,7 +419,7 @@ def look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt, eager)
     pick = i64(-1)
     for i in range(nopt):
         left, gain = chi_left(P, full, cs, c, i)
-        vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, _free(left), U, utot, fl)
+        vw, v1, g, _k = _best_key(P, memo, left, th + gain, fo, free_kinds(left), U, utot, fl)
         if _above(vw, v1, g, bvw, bv1, bg) or (
                 eager == 1 and gain > bgain and vw == bvw and v1 == bv1 and g == bg):
             bvw, bv1, bg = vw, v1, g

@@ -71,6 +71,7 @@ from zipai_sim.kernels.play.layout import (
     i64,
     make_scratch,
 )
+from zipai_sim.kernels.play.learned import put_weights
 from zipai_sim.kernels.play.state import meld_points, set_count
 from zipai_sim.kernels.play.turn import copy_state, play_from, play_turns, reset_out
 from zipai_sim.kernels.rng import bounded, deal_state
@@ -127,7 +128,7 @@ def _snap_arrays():
 
 @njit(cache=True, parallel=True)
 def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, out, frozen,
-                 fz, snaps, blocks, ask_hu):
+                 fz, snaps, blocks, ask_hu, weights):
     """Replay hands ``i`` (dealt ``decks[i]``: int8[n, 80], policy streams of deal ``js[i]`` of
     chunk key ``keys[i]``) with the rollout answers
     ``answers[i, :n_answers[i]]`` (int64[n, MAX_RO]). A hand that meets no further rollout
@@ -313,15 +314,16 @@ def _no_four(ints, cards, cnt, r, s0, c0, seats, cx, rest0, kind):
 
 @njit(cache=True, parallel=True)
 def playout_batch(task_hand, task_val, task_k, task_pol, decks, keys, js, P, fz, snaps, out,
-                  blocks):
+                  blocks, weights):
     """Play task ``t``: candidate ``task_val[t]`` of hand ``task_hand[t]``'s frozen question
     (``replay_batch``'s ``fz``, ``snaps``) in world ``task_k[t]``, every seat then playing the
     policy ``task_pol[t]`` (greedy for a rollout seat's question, study for a teacher's); its
-    outcome row in ``out[t]`` (int64[T, N_OUT])."""
+    outcome row in ``out[t]`` (int64[T, N_OUT]); ``weights`` as ``replay_batch``'s."""
     n = task_hand.shape[0]
     sh, sm, sd, si, sr = snaps
     for b in prange(blocks):
         S = make_scratch()
+        put_weights(S[9], weights)
         snap = _snap_arrays()
         deck = np.empty(DECK, np.int8)
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)

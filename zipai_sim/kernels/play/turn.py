@@ -17,6 +17,8 @@ from zipai_sim.kernels.play.layout import (
     F_DRAWN,
     F_OWN,
     F_TIANHU,
+    FL_REC,
+    FL_REC_SEAT,
     HOW_ZIMO,
     I_CHOUWIN,
     I_DRAWS,
@@ -26,7 +28,9 @@ from zipai_sim.kernels.play.layout import (
     I_HELD,
     I_MODE,
     I_NMOV,
+    I_NREC,
     I_POS,
+    I_REC_ON,
     I_RO_FROZEN,
     I_SC_ON,
     I_SEATS,
@@ -35,6 +39,7 @@ from zipai_sim.kernels.play.layout import (
     MAX_CO,
     MAX_MOVES,
     MOVE_COLS,
+    N_FEAT,
     N_RESET,
     O_CO,
     O_DRAWS,
@@ -48,6 +53,7 @@ from zipai_sim.kernels.play.layout import (
     i64,
     make_scratch,
 )
+from zipai_sim.kernels.play.learned import put_weights
 from zipai_sim.kernels.play.lookahead import memo_for
 from zipai_sim.kernels.play.state import at_rest, say, seat, seat_fours, set_count
 from zipai_sim.kernels.play.winning import can_win, deal_wins, take_win
@@ -218,16 +224,46 @@ def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
 
 
 @njit(cache=True, parallel=True)
-def play_chunks(keys, sizes, P, choupai_win, policies, out):
+def play_chunks(keys, sizes, P, choupai_win, policies, out, weights):
     """Play every deal of every chunk (one prange iteration per chunk): deal ``j`` of chunk ``c``
     is ``reference.shuffled_deck(keys[c], j)``, seat ``s``'s policy stream keyed
     ``keys[c] ^ POLICY_SALT ^ (s << 48)``.
-    keys: uint64[m]; sizes: int64[m]; out: int64[m, ≥ max(sizes), N_OUT] (row j of chunk c)."""
+    keys: uint64[m]; sizes: int64[m]; out: int64[m, ≥ max(sizes), N_OUT] (row j of chunk c);
+    weights: float64[MAX_SEATS, N_FEAT], each learned seat's (``kernels.play.learned``)."""
     for c in prange(keys.shape[0]):
         S = make_scratch()
+        put_weights(S[9], weights)
         deck = np.empty(DECK, np.int8)
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         for j in range(sizes[c]):
             fresh_deck(deck)
             shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j), NO_SPARE, 0)
             play_hand(deck, P, choupai_win, policies, keys[c], j, moves, out[c, j], S)
+
+
+@njit(cache=True, parallel=True)
+def record_chunks(keys, sizes, P, choupai_win, policies, weights, out, rec, rec_seat, nrec):
+    """``play_chunks`` with the learned seats noting the rest hands their discards leave
+    (``kernels.play.learned``, ``I_REC_ON``): deal ``j`` of chunk ``c`` into ``out[c, j]``, its
+    noted features into ``rec[c, j, :nrec[c, j]]`` (float64[m, n, MAX_REC, N_FEAT]) and their
+    seats into ``rec_seat[c, j]`` (int64[m, n, MAX_REC])."""
+    for c in prange(keys.shape[0]):
+        S = make_scratch()
+        fl = S[9]
+        ints = S[3]
+        put_weights(fl, weights)
+        deck = np.empty(DECK, np.int8)
+        moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
+        for j in range(sizes[c]):
+            fresh_deck(deck)
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j), NO_SPARE, 0)
+            ints[I_REC_ON] = 1
+            ints[I_NREC] = 0
+            play_hand(deck, P, choupai_win, policies, keys[c], j, moves, out[c, j], S)
+            n = ints[I_NREC]
+            nrec[c, j] = n
+            for r in range(n):
+                rec_seat[c, j, r] = i64(fl[FL_REC_SEAT + r])
+                for i in range(N_FEAT):
+                    rec[c, j, r, i] = fl[FL_REC + r * N_FEAT + i]
+        ints[I_REC_ON] = 0

@@ -1,0 +1,101 @@
+"""``zipai-sim train``: fit the learned bot's weights by self-play rounds (issue 47;
+``studies.train``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from zipai_sim.cli.bounds import CliError, at_least_one
+
+
+def cmd_train(a: argparse.Namespace) -> int:
+    """Fit the learned bot's value by rounds of self-play (ridge regression to the payments),
+    of search labels, or of paired duels; a round's result is kept when it beats the weights it
+    started from in a duplicate arena; print each round and write the weights file (with its
+    metadata) to --out."""
+    from zipai_sim.cli import bounds as B
+    from zipai_sim.play.learned import FEATURES, write
+    from zipai_sim.studies.train import HOLD, train
+
+    v = B.load(a, a.variant)
+    at_least_one(a.hands, "--hands")
+    at_least_one(a.rounds, "--rounds")
+    at_least_one(a.arena_decks, "--arena-decks")
+    out = a.out if a.out is not None else Path(f"{v.key}.json")
+    if out.exists() and out.is_dir():
+        raise CliError(f"--out {out}: a folder; give a file name (VARIANT.json)")
+    r = train(v, a.hands, a.rounds, a.seed, a.arena_decks, progress=None, labels=a.labels,
+              k=a.label_k)
+    unit = v.settle.unit
+    lab = {"selfplay": "self-play", "search": f"search labels, {a.label_k} worlds",
+           "duel": "duels"}[a.labels]
+    print(f"zipai-sim train · {v.key} ({v.rules_hash[:8]}) · seed {a.seed} · {a.hands:,} hands "
+          f"a round ({lab}) · arena {a.arena_decks:,} decks · {r.seconds:.0f} s"
+          + (" · PARTIAL" if r.partial else ""))
+    print(f"| round | rows | held-out loss start → fit | fit − start ({unit}/hand) | "
+          f"fit − study ({unit}/hand) | kept |")
+    print("|---|---|---|---|---|---|")
+    for x in r.rounds:
+        d, lo, hi = x.vs_start
+        s, slo, shi = x.vs_study
+        loss = (f"{x.loss_start:.2f} → {x.loss_fit:.2f}" if x.loss_fit == x.loss_fit else
+                "(duels: no loss)")
+        print(f"| {x.round} | {x.rows:,} | {loss} | "
+              f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] | {s:+.3f} [{slo:+.3f}, {shi:+.3f}] | "
+              f"{'yes' if x.kept else 'no'} |")
+    print(f"(held-out: every {HOLD}th chunk of each round; arena: duplicate, paired t 95%)")
+    print("weights: " + ", ".join(f"{f} {w:+.4g}" for f, w in zip(FEATURES, r.weights)))
+    if r.partial and not r.rounds:
+        print("zipai-sim: interrupted before a round finished: nothing written")
+        return 130
+    write(out, v, r.weights, r.meta())
+    print(f"wrote {out}" + (" (from the rounds finished)" if r.partial else ""))
+    return 130 if r.partial else 0
+
+
+def add_train(sub, doc) -> None:
+    """The ``train`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
+    from zipai_sim.cli.bounds import add_set, seed_arg
+    from zipai_sim.report import DEFAULT_SEED
+    from zipai_sim.studies.train import (
+        DEFAULT_ARENA_DECKS,
+        DEFAULT_HANDS,
+        DEFAULT_LABEL_K,
+        DEFAULT_LABELS,
+        DEFAULT_ROUNDS,
+        LABELS,
+    )
+
+    q = sub.add_parser("train", help=doc(cmd_train), description=cmd_train.__doc__)
+    q.add_argument("--variant", default="guangxi-81",
+                   help="variant key or TOML path (default: %(default)s)")
+    q.add_argument("--hands", type=int, default=DEFAULT_HANDS, metavar="N",
+                   help="hands a round (--labels duel: decks each step's duel plays) (default: "
+                   "%(default)s)")
+    q.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, metavar="R",
+                   help="rounds at most; training stops at the first without a measurable "
+                   "gain (default: %(default)s)")
+    q.add_argument("--arena-decks", type=int, default=DEFAULT_ARENA_DECKS, metavar="N",
+                   help="duplicate decks each new fit plays against the old (default: "
+                   "%(default)s)")
+    q.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
+                   help="root seed (default: %(default)s)")
+    q.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="weights file to write (default: VARIANT.json in the current folder); "
+                   "put it to use with ZIPAI_SIM_WEIGHTS=its folder")
+    q.add_argument("--labels", choices=LABELS, default=DEFAULT_LABELS,
+                   help="what the fit learns from: selfplay (the payment each noted rest hand "
+                   "ended with), search (every discard candidate of one searching seat a hand "
+                   "played out in K shared worlds) or duel (each weight stepped up or down, kept "
+                   "when it wins a paired duplicate duel) (default: %(default)s)")
+    q.add_argument("--label-k", type=int, default=DEFAULT_LABEL_K, metavar="K",
+                   help="worlds a searched question plays each candidate in (--labels search; "
+                   "default: %(default)s)")
+    add_set(q)
+    g = q.add_mutually_exclusive_group()
+    g.add_argument("--checkpoint", dest="run_checkpoint", type=Path, metavar="DIR", default=None,
+                   help="save every finished batch in DIR (a new or empty folder)")
+    g.add_argument("--resume", dest="run_resume", type=Path, metavar="DIR", default=None,
+                   help="continue the run saved in DIR (same command and options)")
+    q.set_defaults(func=cmd_train)

@@ -1,0 +1,152 @@
+"""The learned bot's weights (issue 47): one JSON file per variant, read once per process.
+
+A weights file holds ``N_FEAT`` float weights of the learned value (``kernels.play.learned``
+names the features) and the metadata of the run that fitted them: the variant and its rules
+hash, the seed, hands and rounds, the held-out loss of each round and the arena figure reached
+(``studies.train`` writes it; ``zipai-sim train`` reproduces a shipped file from its seed).
+
+Files are looked up by the variant's key: first in the folder named by the environment
+variable ``ZIPAI_SIM_WEIGHTS`` (where ``zipai-sim train --out`` files can be put to use), then
+among the package's shipped files (``zipai_sim/weights/KEY.json``). A variant made from another
+by knob overrides (``Variant.with_knobs``) keeps its key, and so the weights of its base rules.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from zipai_sim.kernels import play as kp
+
+#: the environment variable naming a folder of weights files searched before the shipped ones
+ENV = "ZIPAI_SIM_WEIGHTS"
+
+#: the features' names, in the order of their weights (``kernels.play.learned``)
+FEATURES = ("one", "vw", "v1", "waits_any", "win_waits", "waits", "best_huxi", "locked_huxi",
+            "huxi_short", "free", "lonely", "pairs", "stock", "vw_stock", "v1_stock",
+            "locked_stock", "dealer", "after_dealer")
+assert len(FEATURES) == kp.N_FEAT
+
+#: the weights a training run starts from: lookahead's two values, a bonus for a hand that
+#: waits on a win (what study's "vw first" ranking does), a little for pairs and against lonely
+#: cards (study's shape); set by hand on seed 99, 2,000 decks of 八一 and 长沙 against study
+_START = {"vw": 1.0, "v1": 1.0, "waits_any": 3.0, "lonely": -0.05, "pairs": 0.05}
+START = tuple(_START.get(f, 0.0) for f in FEATURES)
+
+
+def shipped_path(key: str) -> Path:
+    """Where the package keeps variant ``key``'s weights file (it may not exist)."""
+    return Path(str(resources.files("zipai_sim").joinpath("weights", f"{key}.json")))
+
+
+def find(key: str) -> Path:
+    """The weights file the learned bot reads for variant ``key``: ``$ZIPAI_SIM_WEIGHTS/KEY.json``
+    if that exists, else the shipped one. Raises ValueError when neither exists."""
+    d = os.environ.get(ENV)
+    if d:
+        q = Path(d) / f"{key}.json"
+        if q.is_file():
+            return q
+    q = shipped_path(key)
+    if q.is_file():
+        return q
+    where = f" (nor in ${ENV}={d})" if d else ""
+    raise ValueError(f"no learned weights for variant {key!r}{where}: the learned bot needs "
+                     f"them; fit them with `zipai-sim train --variant {key} --out "
+                     f"DIR/{key}.json` and set {ENV}=DIR")
+
+
+def read(path: str | Path) -> dict:
+    """A weights file as a dict (``weights``: list of ``N_FEAT`` floats, ``features``, the
+    metadata). Raises ValueError naming the file when it is not valid JSON, names other
+    features, or holds a weight that is not a finite number."""
+    path = Path(path)
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"weights file {path}: cannot be read as JSON ({e})") from None
+    if not isinstance(d, dict):
+        raise ValueError(f"weights file {path}: a JSON object expected")
+    if tuple(d.get("features", ())) != FEATURES:
+        raise ValueError(f"weights file {path}: its features {d.get('features')!r} are not "
+                         f"this version's {list(FEATURES)}")
+    w = d.get("weights")
+    if (not isinstance(w, list) or len(w) != kp.N_FEAT
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                       and math.isfinite(x) for x in w)):
+        raise ValueError(f"weights file {path}: 'weights' must be {kp.N_FEAT} finite numbers")
+    return d
+
+
+@lru_cache(maxsize=None)
+def _load(key: str, path: str, mtime: float) -> tuple[float, ...]:
+    return tuple(float(x) for x in read(path)["weights"])
+
+
+_USING: dict[str, tuple[float, ...]] = {}
+
+
+@contextmanager
+def using(v, w) -> Iterator[None]:
+    """Inside the block the learned bot of variant ``v`` (a ``Variant`` or its key) plays with
+    the weights ``w`` (``N_FEAT`` floats) instead of its file: how a training run measures a
+    fit before writing it. In this process only (not on Dask workers)."""
+    key = v if isinstance(v, str) else v.key
+    w = check(w, "weights")
+    old = _USING.get(key)
+    _USING[key] = w
+    try:
+        yield
+    finally:
+        if old is None:
+            _USING.pop(key, None)
+        else:
+            _USING[key] = old
+
+
+def check(w, what: str) -> tuple[float, ...]:
+    """``w`` as ``N_FEAT`` finite floats; ValueError naming ``what`` otherwise."""
+    a = np.asarray(w, np.float64).reshape(-1)
+    if a.shape != (kp.N_FEAT,) or not np.isfinite(a).all():
+        raise ValueError(f"{what} must be {kp.N_FEAT} finite numbers")
+    return tuple(float(x) for x in a)
+
+
+def weights(v) -> np.ndarray:
+    """The learned weights of variant ``v`` (a ``Variant``): float64[N_FEAT], read once per
+    process (and again only when the file changes; a ``using`` block's instead). Raises
+    ValueError when there are none or the file is corrupt (``find``, ``read``)."""
+    if v.key in _USING:
+        return np.array(_USING[v.key], np.float64)
+    q = find(v.key)
+    return np.array(_load(v.key, str(q), q.stat().st_mtime), np.float64)
+
+
+def weights_for(v, codes) -> np.ndarray:
+    """Each seat's weights for a line-up (kernel codes): float64[MAX_SEATS, N_FEAT], the
+    variant's ``weights(v)`` in the rows of ``learned`` seats, zeros elsewhere (no file is read
+    without a learned seat)."""
+    out = np.zeros((kp.MAX_SEATS, kp.N_FEAT), np.float64)
+    codes = np.asarray(codes)
+    if (codes == kp.POL_LEARNED).any():
+        out[:len(codes)][codes == kp.POL_LEARNED] = weights(v)
+    return out
+
+
+def write(path: str | Path, v, w, meta: dict) -> Path:
+    """Write a weights file for variant ``v``: ``w`` (``N_FEAT`` floats, written exactly: JSON
+    keeps the shortest repr of a double) and ``meta`` (JSON-able)."""
+    path = Path(path)
+    d = {"variant": v.key, "rules_hash": v.rules_hash, "features": list(FEATURES),
+         "weights": [float(x) for x in w], **meta}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(d, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return path
