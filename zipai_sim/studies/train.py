@@ -266,16 +266,28 @@ def _duel_round(v, w: tuple[float, ...], seed: int, r: int, decks: int, arena_de
             if float(d.row(0, named=True)["ci_low"]) > 0:
                 w = tuple(cand)
                 break
+    got = _confirm(v, w, start, seed, r, arena_decks, progress)
+    if got is None:
+        return None
+    vs_start = got[0] if w != start else (0.0, 0.0, 0.0)
+    return Round(r, decks, tried, start, w, math.nan, math.nan, vs_start, got[1],
+                 w != start and vs_start[1] > 0)
+
+
+def _confirm(v, fit, start, seed: int, r: int, arena_decks: int, progress):
+    """Round ``r``'s measure of ``fit``: against ``start`` and against ``study`` on
+    ``arena_decks`` duplicate decks of the round's own seed, as (diff, ci_low, ci_high) triples
+    (the variant's unit a hand); None when Ctrl-C stopped either arena."""
+    from zipai_sim.studies.arena import arena
+
     a_seed = round_seed(seed, r, 1)
     duel = arena(v, "learned", "learned", arena_decks, seed=a_seed, progress=progress,
-                 challenger_weights=w, baseline_weights=start)
-    with using(v, w):
+                 challenger_weights=fit, baseline_weights=start)
+    with using(v, fit):
         yard = arena(v, "learned", "study", arena_decks, seed=a_seed, progress=progress)
     if duel.run["partial"] or yard.run["partial"]:
         return None
-    vs_start = _triple(duel.row(0, named=True)) if w != start else (0.0, 0.0, 0.0)
-    return Round(r, decks, tried, start, w, math.nan, math.nan, vs_start,
-                 _triple(yard.row(0, named=True)), w != start and vs_start[1] > 0)
+    return _triple(duel.row(0, named=True)), _triple(yard.row(0, named=True))
 
 
 def train(variant, hands: int = DEFAULT_HANDS, rounds: int = DEFAULT_ROUNDS,
@@ -287,13 +299,15 @@ def train(variant, hands: int = DEFAULT_HANDS, rounds: int = DEFAULT_ROUNDS,
     measured on ``arena_decks`` duplicate decks against the weights it started from and
     against ``study``. ``start``: the first round's weights (``N_FEAT`` floats; default
     ``play.learned.START``). ``stop``: end at the first round without a measurable gain.
+    ``labels``: ``"selfplay"``, ``"search"`` (``k`` worlds a searched question) or ``"duel"``
+    (``hands``: decks a step's arena; module docstring).
 
     Returns a ``Training`` (``weights``: what to ship; ``meta()`` for the file). Ctrl-C stops at
     a batch boundary: the rounds finished stay, ``partial`` is set. Raises ValueError for a bad
-    count, seed or start; VariantError."""
+    count, seed, start, ``labels`` or ``k`` (or fewer than two held-out chunks of hands
+    with fitted labels); VariantError."""
     from zipai_sim.game.variants import load_variant
     from zipai_sim.kernels.play.turn import record_chunks
-    from zipai_sim.studies.arena import arena
 
     v = load_variant(variant)
     hands, rounds = check_count(hands, "hands"), check_count(rounds, "rounds")
@@ -341,19 +355,14 @@ def train(variant, hands: int = DEFAULT_HANDS, rounds: int = DEFAULT_ROUNDS,
             break
         sums = got.state
         fit = tuple(float(x) for x in sums.fit(RIDGE))
-        a_seed = round_seed(seed, r, 1)
-        duel = arena(v, "learned", "learned", arena_decks, seed=a_seed, progress=progress,
-                     challenger_weights=fit, baseline_weights=w)
-        with using(v, fit):
-            yard = arena(v, "learned", "study", arena_decks, seed=a_seed, progress=progress)
-        if duel.run["partial"] or yard.run["partial"]:
+        got = _confirm(v, fit, w, seed, r, arena_decks, progress)
+        if got is None:
             res.partial = True
             break
-        vs_start = _triple(duel.row(0, named=True))
+        vs_start, vs_study = got
         kept = vs_start[1] > 0
         res.rounds.append(Round(r, hands, sums.n + sums.hn, w, fit, sums.loss(w),
-                                sums.loss(fit), vs_start, _triple(yard.row(0, named=True)),
-                                kept))
+                                sums.loss(fit), vs_start, vs_study, kept))
         if kept:
             res.weights = w = fit
         elif stop:
