@@ -80,35 +80,55 @@ def empty_snaps(m: int) -> tuple[np.ndarray, ...]:
             np.zeros((m, kp.N_INTS), np.int64), np.zeros((m, 2 * kp.MAX_SEATS), np.uint64))
 
 
+def replay_to_question(v, decks, keys, js, codes, answers, n_answers, w, blocks: int):
+    """Replay hands ``decks`` (int8[m, 80]; policy streams of deal ``js[i]`` of chunk key
+    ``keys[i]``, line-up ``codes``) following their ``answers`` (int64[m, MAX_RO], the first
+    ``n_answers[i]`` used) until each ends or meets its next search question. Returns ``(out
+    int64[m, N_OUT], frozen int64[m] (1: stopped at a question), fz int64[m, FZ_COLS] (the
+    question: seat, kind, candidates), snaps (``empty_snaps`` layout, the state there))``."""
+    m = len(keys)
+    o = np.zeros((m, kp.N_OUT), np.int64)
+    frozen = np.zeros(m, np.int64)
+    fz = np.zeros((m, kp.FZ_COLS), np.int64)
+    snaps = empty_snaps(m)
+    kr.replay_batch(decks, keys, js, v.params, int(v.win.choupai_win), codes, answers,
+                    n_answers, o, frozen, fz, snaps, min(blocks, m), 0, w)
+    return o, frozen, fz, snaps
+
+
+def candidate_index(fz: np.ndarray, pend: np.ndarray):
+    """The candidates of the frozen questions ``fz[pend]`` laid end to end: ``(ncand int64[q],
+    start int64[q] (a question's first candidate), owner int64[c] (its question's row in
+    ``fz``), slot int64[c] (its place among the question's options))``."""
+    ncand = fz[pend, kp.FZ_N]
+    start = np.concatenate([[0], np.cumsum(ncand)[:-1]]).astype(np.int64)
+    owner = np.repeat(pend, ncand)
+    slot = np.arange(ncand.sum()) - np.repeat(start, ncand)
+    return ncand, start, owner, slot
+
+
 def _group(v, decks, keys, js, codes, k, payoff, out,
            weights=None) -> tuple[np.ndarray, np.ndarray]:
     """Play hands ``decks[i]`` (policy streams of deal ``js[i]`` of chunk key ``keys[i]``) to
     the end: their outcome rows into ``out[i]``; returns their rollout answers ``(int64[n,
     MAX_RO], int64[n])``: each hand's list in the order its questions came, and its length."""
     n = len(keys)
-    P, cw = v.params, int(v.win.choupai_win)
+    P = v.params
     w = weights_for(v, codes) if weights is None else weights
     blocks = 4 * numba.get_num_threads()
     answers = np.zeros((n, kp.MAX_RO), np.int64)
     n_answers = np.zeros(n, np.int64)
     active = np.arange(n)
     while active.size:
-        m = active.size
-        o = np.zeros((m, kp.N_OUT), np.int64)
-        frozen = np.zeros(m, np.int64)
-        fz = np.zeros((m, kp.FZ_COLS), np.int64)
-        snaps = empty_snaps(m)
-        kr.replay_batch(decks[active], keys[active], js[active], P, cw, codes, answers[active],
-                        n_answers[active], o, frozen, fz, snaps, min(blocks, m), 0, w)
+        o, frozen, fz, snaps = replay_to_question(v, decks[active], keys[active], js[active],
+                                                  codes, answers[active], n_answers[active], w,
+                                                  blocks)
         done = frozen == 0
         out[active[done]] = o[done]
         pend = np.flatnonzero(~done)
         if pend.size == 0:
             break
-        ncand = fz[pend, kp.FZ_N]
-        start = np.concatenate([[0], np.cumsum(ncand)[:-1]])
-        owner = np.repeat(pend, ncand)  # candidate c: its hand's row in this round, its slot
-        slot = np.arange(ncand.sum()) - np.repeat(start, ncand)
+        ncand, start, owner, slot = candidate_index(fz, pend)
         totals = np.zeros(ncand.sum(), np.int64)
         gains = np.zeros((ncand.sum(), k), np.int64)  # the paired payments, world by world
         alive = np.ones(ncand.sum(), bool)

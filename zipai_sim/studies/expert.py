@@ -70,11 +70,11 @@ def label_hands(v, decks, keys, js, w, k: int, held: np.ndarray, payoff,
     from zipai_sim.kernels import play as kp
     from zipai_sim.kernels.play import rollout as kr
     from zipai_sim.kernels.play.labels import question_features
-    from zipai_sim.play.rollout import empty_snaps
+    from zipai_sim.play.rollout import candidate_index, replay_to_question
 
     n = len(keys)
     seats = v.layout.players
-    P, cw = v.params, int(v.win.choupai_win)
+    P = v.params
     ws = np.zeros((kp.MAX_SEATS, kp.N_FEAT))
     ws[:] = w
     blocks = 4 * numba.get_num_threads()
@@ -87,21 +87,13 @@ def label_hands(v, decks, keys, js, w, k: int, held: np.ndarray, payoff,
         codes[seat] = kp.POL_TEACHER
         active = np.flatnonzero(js % seats == seat)
         while active.size:
-            m = active.size
-            o = np.zeros((m, kp.N_OUT), np.int64)
-            frozen = np.zeros(m, np.int64)
-            fz = np.zeros((m, kp.FZ_COLS), np.int64)
-            snaps = empty_snaps(m)
-            kr.replay_batch(decks[active], keys[active], js[active], P, cw, codes,
-                            answers[active], n_answers[active], o, frozen, fz, snaps,
-                            min(blocks, m), 0, ws)
+            _, frozen, fz, snaps = replay_to_question(v, decks[active], keys[active],
+                                                      js[active], codes, answers[active],
+                                                      n_answers[active], ws, blocks)
             pend = np.flatnonzero(frozen == 1)
             if pend.size == 0:
                 break
-            ncand = fz[pend, kp.FZ_N]
-            start = np.concatenate([[0], np.cumsum(ncand)[:-1]])
-            owner = np.repeat(pend, ncand)
-            slot = np.arange(ncand.sum()) - np.repeat(start, ncand)
+            ncand, start, owner, slot = candidate_index(fz, pend)
             cand = np.repeat(np.arange(ncand.sum()), k)
             world = np.tile(np.arange(k, dtype=np.int64), int(ncand.sum()))
             th = owner[cand]
