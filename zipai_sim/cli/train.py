@@ -13,7 +13,7 @@ def cmd_train(a: argparse.Namespace) -> int:
     """Fit the learned bot's value by rounds of self-play (ridge regression to the payments),
     of search labels, or of paired duels; a round's result is kept when it beats the weights it
     started from in a duplicate arena; print each round and write the weights file (with its
-    metadata) to --out."""
+    metadata) to --out. ``--labels value`` fits the search's cut value instead."""
     from zipai_sim.cli import bounds as B
     from zipai_sim.play.learned import FEATURES, write
     from zipai_sim.studies.train import HOLD, train
@@ -25,6 +25,8 @@ def cmd_train(a: argparse.Namespace) -> int:
     out = a.out if a.out is not None else Path(f"{v.key}.json")
     if out.exists() and out.is_dir():
         raise CliError(f"--out {out}: a folder; give a file name (VARIANT.json)")
+    if a.labels == "value":
+        return _value(a, v, out)
     r = train(v, a.hands, a.rounds, a.seed, a.arena_decks, progress=None, labels=a.labels,
               k=a.label_k)
     unit = v.settle.unit
@@ -52,6 +54,32 @@ def cmd_train(a: argparse.Namespace) -> int:
     write(out, v, r.weights, r.meta())
     print(f"wrote {out}" + (" (from the rounds finished)" if r.partial else ""))
     return 130 if r.partial else 0
+
+
+def _value(a: argparse.Namespace, v, out: Path) -> int:
+    """``--labels value``: fit the search's cut value under the weights the learned bot reads
+    now, and write them with it (``studies.value``)."""
+    from zipai_sim.play import learned
+    from zipai_sim.studies.value import fit_value
+
+    src = learned.find(v.key)
+    base = learned.read(src)
+    r = fit_value(v, a.hands, a.seed, progress=None)
+    unit = v.settle.unit
+    print(f"zipai-sim train · {v.key} ({v.rules_hash[:8]}) · seed {a.seed} · {a.hands:,} hands "
+          f"(cut value, self-play at {src.name}'s weights) · {r.seconds:.0f} s"
+          + (" · PARTIAL" if r.partial else ""))
+    print(f"held-out loss ({unit}² a rest hand): mean payment {r.loss_mean:.3f} → fit "
+          f"{r.loss_fit:.3f} · {r.rows:,} rows")
+    print("value: " + ", ".join(f"{f} {w:+.4g}" for f, w in zip(learned.FEATURES, r.value)))
+    if r.partial:
+        print("zipai-sim: interrupted: a cut value from part of the hands is not written")
+        return 130
+    meta = {k: x for k, x in base.items() if k not in ("variant", "rules_hash", "features",
+                                                         "weights", "value", "value_trained")}
+    learned.write(out, v, base["weights"], {**meta, "value": list(r.value), **r.meta()})
+    print(f"wrote {out}")
+    return 0
 
 
 def add_train(sub, doc) -> None:
@@ -84,11 +112,13 @@ def add_train(sub, doc) -> None:
     q.add_argument("--out", type=Path, default=None, metavar="FILE",
                    help="weights file to write (default: VARIANT.json in the current folder); "
                    "put it to use with ZIPAI_SIM_WEIGHTS=its folder")
-    q.add_argument("--labels", choices=LABELS, default=DEFAULT_LABELS,
+    q.add_argument("--labels", choices=(*LABELS, "value"), default=DEFAULT_LABELS,
                    help="what the fit learns from: selfplay (the payment each noted rest hand "
                    "ended with), search (every discard candidate of one searching seat a hand "
                    "played out in K shared worlds) or duel (each weight stepped up or down, kept "
-                   "when it wins a paired duplicate duel) (default: %(default)s)")
+                   "when it wins a paired duplicate duel); value: keep the current weights and "
+                   "fit the search's cut value to self-play payments under them "
+                   "(default: %(default)s)")
     q.add_argument("--label-k", type=int, default=DEFAULT_LABEL_K, metavar="K",
                    help="worlds a searched question plays each candidate in (--labels search; "
                    "default: %(default)s)")

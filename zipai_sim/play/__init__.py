@@ -13,12 +13,17 @@ import numpy as np
 
 #: the shipped bots the numba engine plays, in the order of their codes (``kernels.play``:
 #: POL_RANDOM = 0, POL_GREEDY = 1, POL_LOOKAHEAD = 2, POL_ROLLOUT = 3, POL_STUDY = 4,
-#: POL_TEACHER = 5, POL_LEARNED = 6; ``play.rollout`` drives rollout and teacher); all also
-#: play on the reference engine
-POLICY_NAMES = ("random", "greedy", "lookahead", "rollout", "study", "teacher", "learned")
+#: POL_TEACHER = 5, POL_LEARNED = 6, POL_SEARCH = 7, POL_ORACLE = 8; ``play.rollout`` drives
+#: rollout, teacher, search and oracle); all also play on the reference engine
+POLICY_NAMES = ("random", "greedy", "lookahead", "rollout", "study", "teacher", "learned",
+                "search", "oracle")
 
 #: the bots that search by playouts (``play.rollout`` drives them; ``rollout_k`` worlds each)
-SEARCH_POLICIES = ("rollout", "teacher")
+SEARCH_POLICIES = ("rollout", "teacher", "search", "oracle")
+
+#: the bots that see what no player sees: the ceiling (``kernels.play.search``), never a
+#: player's answer (exempt from the hidden-card test, refused by ``analyze``)
+CHEATING_POLICIES = ("oracle",)
 
 #: hands a match plays under the goal "hands" unless told (``simulate_matches``, ``match``)
 MATCH_HANDS = 8

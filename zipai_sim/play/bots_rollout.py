@@ -17,7 +17,9 @@ from zipai_sim.game.reference import Stream
 from zipai_sim.kernels.play import layout as kl
 from zipai_sim.kernels.play.rollout import MAX_K, ROLLOUT_SALT, WORLD_TRIES, survivors, world_stages
 from zipai_sim.play.bots import GreedyPolicy, StudyPolicy
+from zipai_sim.play.bots_learned import LearnedPolicy
 from zipai_sim.play.engine import Game
+from zipai_sim.play.learned import value_weights
 from zipai_sim.play.rollout import beats
 from zipai_sim.play.table import Meld
 
@@ -143,6 +145,24 @@ def world(step0: tuple, seat: int, kind: int, card: int, nr: int, k: int,
     return g, c0
 
 
+def oracle_world(step0: tuple, seat: int, kind: int, card: int, nr: int,
+                 k: int) -> tuple[Game, int]:
+    """The ceiling's world ``k`` (``kernels.play.search``; ``build_world(oracle=1)``): a fork
+    with every hand, 偎 and mark as they are and only the stock after the card on offer
+    shuffled, from the stream ``world`` draws from. Returns the world and its shown discard."""
+    (rest, _s0), g0 = step0
+    g = g0.fork([])
+    rest0 = rest == "rest"
+    c0 = card if rest0 and kind != DISCARD else -1
+    start = 0 if rest0 else 1
+    rng = Stream(g.key ^ ROLLOUT_SALT ^ (seat << 48) ^ (nr << 24), g.j * MAX_K + k)
+    st = g.stock
+    for i in range(len(st) - 1, start, -1):
+        x = start + rng.below(i - start + 1)
+        st[i], st[x] = st[x], st[i]
+    return g, c0
+
+
 def limit(s: int, r: int, s0: int, rest0: bool, kind: int, cx: int) -> int:
     """Seat ``s``'s world hand holds fewer than this many of the card on offer ``cx`` in a hand
     analysis's world: 2 for the seat that drew it (no 偎/提 came, RULES.md §3); 3 for the seat
@@ -194,29 +214,28 @@ class RolloutPolicy:
         return counts[seat] - 1
 
     def _best(self, game: Game, seat: int, kind: int, card: int, cands: list[int]) -> int:
-        from zipai_sim.play.payoffs import outcome_row, settle_outcomes
-
         nr = self._counted(game, seat)
         if nr is None:
             return cands[0]
         cands = cands[:kl.MAX_CANDS]
         turn = game.step0[0]
-        total = [0] * len(cands)
-        gains = [[0] * self.k for _ in cands]
+        total = [0.0] * len(cands)
+        gains = [[0.0] * self.k for _ in cands]
         alive = list(range(len(cands)))
         stages = world_stages(self.k)
         for si, (lo, hi) in enumerate(stages):
             if len(alive) == 1:  # decided: the worlds left are not played
                 break
-            for k in range(lo, hi):
-                w, c0 = world(game.step0, seat, kind, card, nr, k)
+            part = [0.0] * len(cands)  # a stage's sums, added to the totals at its end (the
+            for k in range(lo, hi):  # driver's order of float additions)
+                w, c0 = self._world(game.step0, seat, kind, card, nr, k)
                 for c in alive:
                     script = WorldScript(seat, kind, cands[c], c0, self.greedy)
                     g = w.fork([script] * w.seats)
-                    out = g.play_from(turn, script.step)
-                    row = outcome_row(g, out)
-                    gains[c][k] = int(settle_outcomes(game.v, row[None, :])[0][0, seat])
-                    total[c] += gains[c][k]
+                    gains[c][k] = self._play(g, turn, script.step, seat)
+                    part[c] += gains[c][k]
+            for c in alive:
+                total[c] += part[c]
             if si < len(stages) - 1:  # successive halving: the best totals go on
                 if self.teacher:  # the fast bot's answer (first) stays in play
                     rest = sorted(alive[1:], key=lambda c: -total[c])
@@ -229,6 +248,17 @@ class RolloutPolicy:
         if self.teacher and best != 0 and not beats(gains[best], gains[0]):
             best = 0
         return cands[best]
+
+    def _world(self, step0: tuple, seat: int, kind: int, card: int, nr: int, k: int):
+        return world(step0, seat, kind, card, nr, k)
+
+    def _play(self, g: Game, turn: tuple[str, int], on_step, seat: int) -> float:
+        """The world played to the end (``on_step``: its script's hook) and settled: the seat's
+        payment (RULES.md §7)."""
+        from zipai_sim.play.payoffs import outcome_row, settle_outcomes
+
+        out = g.play_from(turn, on_step)
+        return float(settle_outcomes(g.v, outcome_row(g, out)[None, :])[0][0, seat])
 
     def discard(self, game, seat: int, options: list[int]) -> int:
         d = self.greedy.discard(game, seat, options)
@@ -260,3 +290,64 @@ class TeacherPolicy(RolloutPolicy):
     def __init__(self, k: int = 32):
         super().__init__(k)
         self.greedy = StudyPolicy()
+
+
+class _Cut(Exception):
+    """A search world reached its cut (``SearchPolicy._play``)."""
+
+
+class SearchPolicy(TeacherPolicy):
+    """The search (``search``, issue 47; ``kernels.play.search``): ``TeacherPolicy`` with
+    ``learned`` as the fast bot, every seat playing on as learned in the worlds, and each world
+    cut after ``CUT_DRAWS`` draws at the start of the next draw step, where it is worth
+    ``(V_r − Σ_{s≠r} V_s) / 2`` to the asking seat ``r`` (``V_s``: the cut value of seat ``s``'s
+    rest hand from its own seat, ``play.learned.value_weights``); a world that ends before its
+    cut is settled (RULES.md §7)."""
+
+    def __init__(self, k: int = 32):
+        super().__init__(k)
+        self.greedy = LearnedPolicy()
+
+    def _play(self, g: Game, turn: tuple[str, int], on_step, seat: int) -> float:
+        from zipai_sim.kernels.play.search import CUT_DRAWS
+
+        at = g.draws + CUT_DRAWS
+
+        def step(game: Game, t: tuple[str, int]) -> None:
+            if t[0] == "draw" and game.draws >= at:
+                raise _Cut
+            on_step(game, t)
+
+        try:
+            return super()._play(g, turn, step, seat)
+        except _Cut:
+            return self.cut_value(g, seat)
+
+    def cut_value(self, g: Game, seat: int) -> float:
+        """The world's worth to ``seat`` at its cut (every seat at rest; the class docstring)."""
+        vw = [float(x) for x in value_weights(g.v)]
+        a = b = 0.0
+        for s in range(g.seats):
+            pl = g.players[s]
+            f = self.greedy.features(g, s, pl.hand, pl.table_huxi(), pl.fours(),
+                                     self.greedy.view(g, s, -1))
+            x = 0.0
+            for w, y in zip(vw, f):
+                x += w * y
+            if s == seat:
+                a = x
+            else:
+                b += x
+        return (a - b) * 0.5
+
+
+class OraclePolicy(SearchPolicy):
+    """The ceiling (``oracle``; ``kernels.play.search``): ``SearchPolicy`` in worlds that keep
+    every hand as it is and shuffle only the stock (``oracle_world``). It sees the other seats'
+    hands: a cheat, no player."""
+
+    cheats = True
+
+    def _world(self, step0: tuple, seat: int, kind: int, card: int, nr: int, k: int):
+        return oracle_world(step0, seat, kind, card, nr, k)
+

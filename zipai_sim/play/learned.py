@@ -78,17 +78,28 @@ def read(path: str | Path) -> dict:
     if tuple(d.get("features", ())) != FEATURES:
         raise ValueError(f"weights file {path}: its features {d.get('features')!r} are not "
                          f"this version's {list(FEATURES)}")
-    w = d.get("weights")
-    if (not isinstance(w, list) or len(w) != kp.N_FEAT
-            or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
-                       and math.isfinite(x) for x in w)):
+    if not _numbers(d.get("weights")):
         raise ValueError(f"weights file {path}: 'weights' must be {kp.N_FEAT} finite numbers")
+    if "value" in d and not _numbers(d["value"]):
+        raise ValueError(f"weights file {path}: 'value' must be {kp.N_FEAT} finite numbers")
     return d
+
+
+def _numbers(w: object) -> bool:
+    return (isinstance(w, list) and len(w) == kp.N_FEAT
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                    for x in w))
 
 
 @lru_cache(maxsize=None)
 def _load(key: str, path: str, mtime: float) -> tuple[float, ...]:
     return tuple(float(x) for x in read(path)["weights"])
+
+
+@lru_cache(maxsize=None)
+def _load_value(key: str, path: str, mtime: float) -> tuple[float, ...] | None:
+    d = read(path)
+    return tuple(float(x) for x in d["value"]) if "value" in d else None
 
 
 _USING: dict[str, tuple[float, ...]] = {}
@@ -130,14 +141,33 @@ def weights(v) -> np.ndarray:
     return np.array(_load(v.key, str(q), q.stat().st_mtime), np.float64)
 
 
+def value_weights(v) -> np.ndarray:
+    """The cut value of variant ``v``'s search (``kernels.play.search``): float64[N_FEAT], the
+    weights file's ``value`` (the learned features fitted to self-play payments, the variant's
+    unit a hand; ``studies.value``), read once per process. Raises ValueError when the file has
+    none (``zipai-sim train --labels value`` fits it) or is missing or corrupt."""
+    q = find(v.key)
+    w = _load_value(v.key, str(q), q.stat().st_mtime)
+    if w is None:
+        raise ValueError(f"weights file {q} has no cut value ('value'): the search and oracle "
+                         f"bots need it; fit it with `zipai-sim train --variant {v.key} "
+                         f"--labels value --out {q.name}`")
+    return np.array(w, np.float64)
+
+
+#: kernel codes whose seats play by the learned weights (their own answers, or their worlds)
+LEARNED_CODES = (kp.POL_LEARNED, kp.POL_SEARCH, kp.POL_ORACLE)
+
+
 def weights_for(v, codes) -> np.ndarray:
     """Each seat's weights for a line-up (kernel codes): float64[MAX_SEATS, N_FEAT], the
-    variant's ``weights(v)`` in the rows of ``learned`` seats, zeros elsewhere (no file is read
+    variant's ``weights(v)`` in the rows of ``learned``, ``search`` and ``oracle`` seats, zeros elsewhere (no file is read
     without a learned seat)."""
     out = np.zeros((kp.MAX_SEATS, kp.N_FEAT), np.float64)
     codes = np.asarray(codes)
-    if (codes == kp.POL_LEARNED).any():
-        out[:len(codes)][codes == kp.POL_LEARNED] = weights(v)
+    mine = np.isin(codes, LEARNED_CODES)
+    if mine.any():
+        out[:len(codes)][mine] = weights(v)
     return out
 
 

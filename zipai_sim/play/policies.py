@@ -34,9 +34,10 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from zipai_sim.game.cards import card_name
+from zipai_sim.play import SEARCH_POLICIES
 from zipai_sim.play.bots import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
 from zipai_sim.play.bots_learned import LearnedPolicy
-from zipai_sim.play.bots_rollout import RolloutPolicy, TeacherPolicy
+from zipai_sim.play.bots_rollout import OraclePolicy, RolloutPolicy, SearchPolicy, TeacherPolicy
 from zipai_sim.play.observation import Observation, observe
 
 
@@ -67,7 +68,7 @@ class ObservationPolicy(Protocol):
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "lookahead": LookaheadPolicy,
             "rollout": RolloutPolicy, "study": StudyPolicy, "teacher": TeacherPolicy,
-            "learned": LearnedPolicy}
+            "learned": LearnedPolicy, "search": SearchPolicy, "oracle": OraclePolicy}
 
 
 def _is_bool(x: object) -> bool:
@@ -183,15 +184,16 @@ def _arity(f: object) -> tuple[int, int]:
 
 def as_policy(x: object, rollout_k: int = 32) -> Policy:
     """A ``Policy`` for the reference engine from ``x``: a shipped name (``"random"``,
-    ``"greedy"``, ``"lookahead"``, ``"study"``, ``"rollout"`` or ``"teacher"`` with ``rollout_k``
-    worlds: a new instance), a
+    ``"greedy"``, ``"lookahead"``, ``"study"``, ``"learned"``, or ``"rollout"``, ``"teacher"``,
+    ``"search"`` or ``"oracle"`` (the ceiling: a cheat) with ``rollout_k`` worlds: a new
+    instance), a
     shipped or already adapted policy (as is), an object whose ``discard`` takes ``(obs,
     options)`` (→ ``ObservingPolicy``) or ``(game, seat, options)`` (→ ``GamePolicy``). Raises
     ValueError for an unknown name or an object that fits neither."""
     if isinstance(x, str):
         if x not in POLICIES:
             raise ValueError(f"unknown policy {x!r}; known: {', '.join(POLICIES)}")
-        return POLICIES[x](rollout_k) if x in ("rollout", "teacher") else POLICIES[x]()
+        return POLICIES[x](rollout_k) if x in SEARCH_POLICIES else POLICIES[x]()
     if isinstance(x, (RandomPolicy, GreedyPolicy, RolloutPolicy, _Checked)):  # + LookaheadPolicy
         return x  # type: ignore[return-value]
     if isinstance(x, type):  # the class itself: its methods would be unbound

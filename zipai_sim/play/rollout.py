@@ -31,7 +31,8 @@ import numpy as np
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play import rollout as kr
-from zipai_sim.play.learned import weights_for
+from zipai_sim.kernels.play import search as ks
+from zipai_sim.play.learned import value_weights, weights_for
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 
 DEFAULT_K = 32  # worlds per candidate answer
@@ -51,18 +52,25 @@ Z = 2.0
 
 
 def beats(a: np.ndarray, b: np.ndarray) -> bool:
-    """True when the paired payments ``a`` (int64[K], world by world) beat ``b``: the mean
+    """True when the paired payments ``a`` (float64[K], world by world) beat ``b``: the mean
     difference above ``Z`` standard errors (sample sd, K − 1 degrees of freedom)."""
-    d = (np.asarray(a, np.int64) - np.asarray(b, np.int64)).astype(np.float64)
+    d = np.asarray(a, np.float64) - np.asarray(b, np.float64)
     if len(d) < 2:
         return False
     return bool(d.mean() > Z * d.std(ddof=1) / np.sqrt(len(d)))
 
 
+#: kernel codes of the seats that search by playouts; the last three keep their fast bot's
+#: answer unless another beats it (``beats``), the last two play cut worlds (``kernels.play.search``)
+SEARCH_CODES = (kp.POL_ROLLOUT, kp.POL_TEACHER, kp.POL_SEARCH, kp.POL_ORACLE)
+TEACHING_CODES = (kp.POL_TEACHER, kp.POL_SEARCH, kp.POL_ORACLE)
+CUT_CODES = (kp.POL_SEARCH, kp.POL_ORACLE)
+
+
 def searching(codes: np.ndarray) -> bool:
-    """A line-up (kernel codes) with a seat that searches by playouts (rollout or teacher)."""
-    codes = np.asarray(codes)
-    return bool(((codes == kp.POL_ROLLOUT) | (codes == kp.POL_TEACHER)).any())
+    """A line-up (kernel codes) with a seat that searches by playouts (rollout, teacher, search,
+    oracle)."""
+    return bool(np.isin(np.asarray(codes), SEARCH_CODES).any())
 
 
 def _payoff(v):
@@ -107,14 +115,46 @@ def candidate_index(fz: np.ndarray, pend: np.ndarray):
     return ncand, start, owner, slot
 
 
+def _worlds(v, th, val, world, codes, decks, keys, js, fz, snaps, w, vw, payoff,
+            blocks: int) -> np.ndarray:
+    """Play candidate ``val[t]`` of question ``th[t]`` in world ``world[t]`` for every task
+    ``t``; returns the asking seat's payment in each (float64[T], the variant's unit): a
+    rollout's or teacher's whole-hand world settled (greedy or study playing on), a search's
+    or oracle's world settled if it ended before its cut, else its cut value
+    (``kernels.play.search``)."""
+    seat = fz[th, kp.FZ_SEAT]
+    cut = np.isin(codes[seat], CUT_CODES)
+    gain = np.zeros(len(th))
+    P = v.params
+    for mine in (np.flatnonzero(~cut), np.flatnonzero(cut)):
+        if mine.size == 0:
+            continue
+        t = th[mine]
+        rows = np.zeros((len(t), kp.N_OUT), np.int64)
+        if cut[mine[0]]:
+            est = np.zeros(len(t))
+            hit = np.zeros(len(t), np.int64)
+            ks.search_batch(t, val[mine], world[mine], codes, decks, keys, js, P, fz, snaps,
+                            rows, est, hit, min(blocks, len(t)), w, vw, ks.CUT_DRAWS)
+        else:
+            pol = np.where(codes[seat[mine]] == kp.POL_TEACHER, kp.POL_STUDY,
+                           kp.POL_GREEDY).astype(np.int64)
+            kr.playout_batch(t, val[mine], world[mine], pol, decks, keys, js, P, fz, snaps,
+                             rows, min(blocks, len(t)), w)
+            hit = np.zeros(len(t), np.int64)
+        pay = payoff(rows)[np.arange(len(t)), seat[mine]].astype(np.float64)
+        gain[mine] = np.where(hit == 1, est if cut[mine[0]] else 0.0, pay)
+    return gain
+
+
 def _group(v, decks, keys, js, codes, k, payoff, out,
            weights=None) -> tuple[np.ndarray, np.ndarray]:
     """Play hands ``decks[i]`` (policy streams of deal ``js[i]`` of chunk key ``keys[i]``) to
     the end: their outcome rows into ``out[i]``; returns their rollout answers ``(int64[n,
     MAX_RO], int64[n])``: each hand's list in the order its questions came, and its length."""
     n = len(keys)
-    P = v.params
     w = weights_for(v, codes) if weights is None else weights
+    vw = value_weights(v) if np.isin(codes, CUT_CODES).any() else np.zeros(kp.N_FEAT)
     blocks = 4 * numba.get_num_threads()
     answers = np.zeros((n, kp.MAX_RO), np.int64)
     n_answers = np.zeros(n, np.int64)
@@ -129,10 +169,10 @@ def _group(v, decks, keys, js, codes, k, payoff, out,
         if pend.size == 0:
             break
         ncand, start, owner, slot = candidate_index(fz, pend)
-        totals = np.zeros(ncand.sum(), np.int64)
-        gains = np.zeros((ncand.sum(), k), np.int64)  # the paired payments, world by world
+        totals = np.zeros(ncand.sum())
+        gains = np.zeros((ncand.sum(), k))  # the paired payments, world by world
         alive = np.ones(ncand.sum(), bool)
-        teach = codes[fz[pend, kp.FZ_SEAT]] == kp.POL_TEACHER
+        teach = np.isin(codes[fz[pend, kp.FZ_SEAT]], TEACHING_CODES)
         stages = kr.world_stages(k)
         for si, (lo, hi) in enumerate(stages):
             # a question left with one answer is decided: its worlds are not played
@@ -142,15 +182,10 @@ def _group(v, decks, keys, js, codes, k, payoff, out,
                 break
             cand = np.repeat(np.flatnonzero(busy), hi - lo)  # task t: candidate, world
             world = np.tile(np.arange(lo, hi, dtype=np.int64), int(busy.sum()))
-            th = owner[cand]
-            rows = np.zeros((len(th), kp.N_OUT), np.int64)
-            pol = np.where(codes[fz[th, kp.FZ_SEAT]] == kp.POL_TEACHER, kp.POL_STUDY,
-                           kp.POL_GREEDY).astype(np.int64)
-            kr.playout_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, pol, decks[active],
-                             keys[active], js[active], P, fz, snaps, rows,
-                             min(blocks, len(th)), w)
-            gain = payoff(rows)[np.arange(len(th)), fz[th, kp.FZ_SEAT]]
-            totals += np.bincount(cand, weights=gain, minlength=len(totals)).astype(np.int64)
+            gain = _worlds(v, owner[cand], fz[owner[cand], kp.FZ_OPTS + slot[cand]], world,
+                           codes, decks[active], keys[active], js[active], fz, snaps, w, vw,
+                           payoff, blocks)
+            totals += np.bincount(cand, weights=gain, minlength=len(totals))
             gains[cand, world] = gain
             if si < len(stages) - 1:
                 for q in range(len(pend)):

@@ -41,7 +41,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from zipai_sim.play import POLICY_NAMES, SEARCH_POLICIES
+from zipai_sim.kernels.play.search import SEARCH_KERNELS
+from zipai_sim.play import CHEATING_POLICIES, POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.rollout import DEFAULT_K, check_k, play_chunks
 from zipai_sim.report import (
     DEFAULT_SEED,
@@ -261,7 +262,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                          for v in vs],
                         unit="deck", desc=vs[0].key if len(vs) == 1 else "",
                         progress=progress, client=client,
-                        kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS if rolls else ()),
+                        kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS + SEARCH_KERNELS
+                                                     if rolls else ()),
                         identity={"what": "arena", "variants": [v.key for v in vs],
                                   "rules_hash": [v.rules_hash for v in vs],
                                   "thresholds": [v.win.threshold for v in vs],
@@ -279,9 +281,17 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                seconds=time.perf_counter() - t0,
                extra=[f"challenger {challenger} vs baseline {baseline}"
                       + (f" (rollout: {k} worlds per candidate answer)" if rolls else ""),
-                      "(duplicate: every deck once per challenger seat and once all baseline)"])
+                      "(duplicate: every deck once per challenger seat and once all baseline)"]
+               + cheat_note(challenger, baseline))
     return ArenaFrame.wrap(pl.DataFrame(rows, schema_overrides={"seed": pl.UInt64}), run,
                            notes=NOTES)
+
+
+def cheat_note(*policies: object) -> list[str]:
+    """The line a report carries when a bot in it cheats (``play.CHEATING_POLICIES``)."""
+    bad = sorted({x for x in policies if isinstance(x, str) and x in CHEATING_POLICIES})
+    return [f"{', '.join(bad)}: sees every hand (only the stock's order is hidden): a ceiling, "
+            "no player; it cheats"] if bad else []
 
 
 def _side_weights(challenger: str, wc, baseline: str, wb) -> tuple | None:

@@ -21,6 +21,8 @@ import polars as pl
 from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.game.settle import settle
 from zipai_sim.game.variants import Variant, load_variant
+from zipai_sim.kernels.play.search import SEARCH_KERNELS
+from zipai_sim.studies.arena import cheat_note
 from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.engine import Game
 from zipai_sim.play.payoffs import OutcomeCache, outcome_row
@@ -196,7 +198,8 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
                           threads=1 if engine == "reference" else th, workers=run.workers)
         head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
         if set(SEARCH_POLICIES) & {x for x in pols if isinstance(x, str)}:
-            head["extra"] = [*head.get("extra", ()), f"rollout: {rk} worlds per candidate answer"]
+            head["extra"] = [*head.get("extra", ()), f"rollout: {rk} worlds per candidate answer",
+                             *cheat_note(*pols)]
         got: tuple = (ReportFrame.wrap(summarize(v.key, sums, v.win.threshold), head),)
         if keep:
             width = v.layout.players + (1 if v.layout.sitter else 0)
@@ -275,7 +278,8 @@ def _numba_run(n: int, cs: int, th: int, parts: list, progress: bool | None,
     try:
         return run_parts(n, cs, 2 * numba.get_num_threads(), parts, unit="hand", desc=desc,
                          progress=progress, identity=identity,
-                         kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS if rolls else ()),
+                         kernels=(kp.play_chunks,) + (kr.ROLLOUT_KERNELS + SEARCH_KERNELS
+                                                     if rolls else ()),
                          client=client)
     finally:
         numba.set_num_threads(old)

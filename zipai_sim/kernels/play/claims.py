@@ -53,8 +53,6 @@ from zipai_sim.kernels.play.layout import (
     MK_PASSED_PENG,
     NONE,
     POL_LOOKAHEAD,
-    POL_LEARNED,
-    POL_STUDY,
     RO_CHI,
     RO_DISCARD,
     RO_PENG,
@@ -65,6 +63,8 @@ from zipai_sim.kernels.play.learned import learned_chi, learned_discard, learned
 from zipai_sim.kernels.play.lookahead import look_chi, look_discard, look_peng
 from zipai_sim.kernels.play.policies import pol_chi, pol_discard, pol_peng
 from zipai_sim.kernels.play.script import (
+    plays_learned,
+    plays_study,
     freeze_discard,
     freeze_list,
     freezing,
@@ -131,10 +131,10 @@ def choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts,
             if policies[s] == POL_LOOKAHEAD:
                 c = look_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
                                  i64(n))
-            elif policies[s] == POL_LEARNED:
+            elif plays_learned(policies[s]):
                 c = learned_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
                                     i64(n))
-            elif policies[s] >= POL_STUDY:  # a teacher seat's own answer is study's
+            elif plays_study(policies[s]):  # a teacher seat's own answer is study's
                 c = study_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, i64(s),
                                   i64(n))
             else:  # a rollout seat's own answer is greedy's
@@ -213,11 +213,11 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
         elif listed(ints, policies, s):
             yes = next_listed(ints, i64(s)) == 1
         else:
-            if policies[s] == POL_LEARNED:
+            if plays_learned(policies[s]):
                 yes = learned_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c))
-            elif policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
+            elif policies[s] == POL_LOOKAHEAD or plays_study(policies[s]):
                 yes = look_peng(P, hands, marks, melds, ints, tmp, fl, memo, i64(s), i64(c),
-                                i64(1) if policies[s] >= POL_STUDY else i64(0))
+                                i64(1) if plays_study(policies[s]) else i64(0))
             else:
                 yes = pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, i64(s),
                                i64(c))
@@ -253,12 +253,12 @@ def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, 
     elif listed(ints, policies, s):
         i = next_listed(ints, i64(s))
     else:
-        if policies[s] == POL_LEARNED:
+        if plays_learned(policies[s]):
             i = learned_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c),
                             i64(n))
-        elif policies[s] == POL_LOOKAHEAD or policies[s] >= POL_STUDY:
+        elif policies[s] == POL_LOOKAHEAD or plays_study(policies[s]):
             i = look_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, i64(s), i64(c), i64(n),
-                         i64(1) if policies[s] >= POL_STUDY else i64(0))
+                         i64(1) if plays_study(policies[s]) else i64(0))
         else:
             i = pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, i64(s),
                         i64(c), i64(n))

@@ -29,6 +29,8 @@ POL_ROLLOUT = 3  # K greedy playouts per candidate (``kernels.play.rollout``)
 POL_STUDY = 4  # lookahead with a player's tie-breaks (``kernels.play.study``)
 POL_TEACHER = 5  # K study playouts per close candidate (``kernels.play.rollout``)
 POL_LEARNED = 6  # one ply over its answers by the learned value (``kernels.play.learned``)
+POL_SEARCH = 7  # K learned playouts per close candidate, cut short (``kernels.play.search``)
+POL_ORACLE = 8  # the search seeing every hand: the ceiling, a cheat (``kernels.play.search``)
 
 # --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
 M_SEAT = 0
@@ -160,7 +162,11 @@ I_ASK_HU = I_RO_D + MAX_RO
 # features of every rest hand their discards leave, and the rows noted so far this hand
 I_REC_ON = I_ASK_HU + 1
 I_NREC = I_ASK_HU + 2
-N_INTS = I_ASK_HU + 3
+# a searching world's cut (``kernels.play.search``): the draw count at which the world stops
+# (0: never) and 1 once it stopped there
+I_CUT = I_ASK_HU + 3
+I_CUT_HIT = I_ASK_HU + 4
+N_INTS = I_ASK_HU + 5
 RO_DISCARD = 0
 RO_PENG = 1
 RO_CHI = 2
@@ -194,7 +200,8 @@ FL_F = FL_W + MAX_SEATS * N_FEAT
 FL_REC = FL_F + N_FEAT
 MAX_REC = 96  # rows a hand notes (≈ 2 discards a stock card at most; later ones are not noted)
 FL_REC_SEAT = FL_REC + MAX_REC * N_FEAT
-FL_SIZE = FL_REC_SEAT + MAX_REC
+FL_V = FL_REC_SEAT + MAX_REC  # the search's cut value weights (``kernels.play.search``)
+FL_SIZE = FL_V + N_FEAT
 
 # take_win flags
 F_TIANHU = 1

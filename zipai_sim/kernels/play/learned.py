@@ -158,7 +158,7 @@ def _note(fl, ints, s):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _view(hands, marks, melds, ints, tmp, fl, s, c):
+def seat_view(hands, marks, melds, ints, tmp, fl, s, c):
     """What seat ``s`` decides from (``c``: the card on offer, -1 while discarding): its unseen
     counts (``tmp[U_ROW]``), cards unseen, stock, packed hand, table 胡息 and four-card groups;
     the decision's miss tables written into ``fl``."""
@@ -173,7 +173,7 @@ def learned_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
     """``LearnedPolicy.discard`` of seat ``s`` among the kinds ``opts[:nopt]`` (increasing; the
     engine's options, RULES.md §5.7): the kind whose rest hand has the highest ``rest_value``,
     ties to the lower ``study.shape``, then the first."""
-    U, utot, stock, full, th, fo = _view(hands, marks, melds, ints, tmp, fl, s, i64(-1))
+    U, utot, stock, full, th, fo = seat_view(hands, marks, melds, ints, tmp, fl, s, i64(-1))
     h = hands[s]
     top = 0.0
     tsh = i64(0)
@@ -211,7 +211,7 @@ def _best_after(P, memo, left, th, fo, U, utot, stock, fl, s):
 def learned_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
     """``LearnedPolicy.peng``: 碰 card ``c`` when the best discard after it leaves a higher
     value than the hand as it is."""
-    U, utot, stock, full, th, fo = _view(hands, marks, melds, ints, tmp, fl, s, c)
+    U, utot, stock, full, th, fo = seat_view(hands, marks, melds, ints, tmp, fl, s, c)
     now = rest_value(P, memo, full, th, fo, U, utot, stock, fl, s)
     left = full - 2 * (i64(1) << (W * c))
     gain = meld_points(P, MELD_PENG, c)
@@ -222,7 +222,7 @@ def learned_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
 def learned_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
     """``LearnedPolicy.chi`` over the 吃 options ``cs[:nopt]`` of card ``c``: the option whose
     best discard leaves the highest value, if above passing's (the first best), else -1."""
-    U, utot, stock, full, th, fo = _view(hands, marks, melds, ints, tmp, fl, s, c)
+    U, utot, stock, full, th, fo = seat_view(hands, marks, melds, ints, tmp, fl, s, c)
     best = rest_value(P, memo, full, th, fo, U, utot, stock, fl, s)
     pick = i64(-1)
     for i in range(nopt):

@@ -137,11 +137,13 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
     int8[n, 3, 4, 20], groups int64[n, 4, 12, 7], ints int64[n, N_INTS], streams uint64[n, 8])
     the state at the start of its turn-loop step. ``blocks``: prange iterations (any number
     gives the same results). ``ask_hu`` 1: a win on offer is a question too (``I_ASK_HU``, the
-    hand analysis); the bots pass 0."""
+    hand analysis); the bots pass 0. ``weights``: each seat's learned weights
+    (float64[MAX_SEATS, N_FEAT], ``kernels.play.learned``)."""
     n = keys.shape[0]
     sh, sm, sd, si, sr = snaps
     for b in prange(blocks):
         S = make_scratch()
+        put_weights(S[9], weights)
         snap = _snap_arrays()
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         ints = S[3]
@@ -164,10 +166,11 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
 
 
 @njit(cache=True, _nrt=False)
-def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
+def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards, oracle):
     """World ``k`` of a frozen question (``fz``, its step's ``snap``) in scratch ``S`` and
     ``deck`` (the dealt deck, its stock redealt in place), scripted with candidate ``val``.
-    Returns the step to play from: ``(rest 1/0, seat)``."""
+    ``oracle`` 1: the ceiling's world (``kernels.play.search``), every hand, 偎 and mark as they
+    are, only the order of the stock drawn. Returns the step to play from: ``(rest 1/0, seat)``."""
     hands, marks, melds, ints, rng = S[0], S[1], S[2], S[3], S[4]
     copy_state(snap[0], snap[1], snap[2], snap[3], snap[4], hands, marks, melds, ints, rng)
     seats = ints[I_SEATS]
@@ -184,6 +187,18 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
     cx = i64(-1)
     if ints[I_ASK_HU] == 1 and kind != RO_DISCARD:
         cx = c0 if rest0 == 1 else i64(deck[ints[I_POS]])
+    st = deal_state(key ^ SALT ^ (np.uint64(r) << np.uint64(48))
+                    ^ (np.uint64(fz[FZ_NR]) << np.uint64(24)), j * MAX_K + k)
+    sp = NO_SPARE
+    hv = i64(0)
+    if oracle == 1:  # the ceiling sees every hand: only the stock's order is unknown
+        for i in range(DECK - 1, start, -1):
+            st, sp, hv, x = bounded(st, sp, hv, i - start + 1)
+            t = deck[i]
+            deck[i] = deck[start + x]
+            deck[start + x] = t
+        _script(ints, r, kind, val, c0)
+        return rest0, s0
     for q in range(20):
         pool[q] = 0
     for s in range(seats):
@@ -198,10 +213,6 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
                 pool[melds[s, m, MD_CARDS]] += 3
     for q in range(start, DECK):
         pool[deck[q]] += 1
-    st = deal_state(key ^ SALT ^ (np.uint64(r) << np.uint64(48))
-                    ^ (np.uint64(fz[FZ_NR]) << np.uint64(24)), j * MAX_K + k)
-    sp = NO_SPARE
-    hv = i64(0)
     for s in range(seats):  # each hidden 偎: a kind with weight C(n, 3)
         if s == r:
             continue
@@ -266,13 +277,20 @@ def build_world(P, S, snap, fz, deck, key, j, k, val, pool, cards):
     for q in range(start, DECK):
         deck[q] = cards[pos]
         pos += 1
+    _script(ints, r, kind, val, c0)
+    return rest0, s0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _script(ints, r, kind, val, c0):
+    """A world's first step is scripted (``kernels.play.script``): seat ``r``'s question of
+    ``kind`` gets ``val``; ``c0`` the shown discard replayed first (-1 none)."""
     ints[I_MODE] = 2
     ints[I_SC_ON] = 1
     ints[I_SC_SEAT] = r
     ints[I_SC_KIND] = kind
     ints[I_SC_VAL] = val
     ints[I_SC_C0] = c0
-    return rest0, s0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -337,7 +355,7 @@ def playout_batch(task_hand, task_val, task_k, task_pol, decks, keys, js, P, fz,
             for q in range(DECK):
                 deck[q] = decks[i, q]
             rest0, s0 = build_world(P, S, (sh[i], sm[i], sd[i], si[i], sr[i]), fz[i], deck,
-                                    keys[i], js[i], task_k[t], task_val[t], pool, cards)
+                                    keys[i], js[i], task_k[t], task_val[t], pool, cards, i64(0))
             reset_out(out[t])
             play_from(P, S, deck, moves, out[t], pols, i64(rest0), i64(s0), snap)
 

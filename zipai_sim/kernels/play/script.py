@@ -3,7 +3,8 @@
 Two modes of ``ints[I_MODE]`` change who answers a discard, 碰 or 吃 question:
 
 - mode 1, the real hand replayed with a list of rollout answers: a ``POL_ROLLOUT`` (or
-  ``POL_TEACHER``: everything below holds for it, with ``study`` where greedy is named) seat takes
+  ``POL_TEACHER``, ``POL_SEARCH``, ``POL_ORACLE``: everything below holds for them, with their
+  fast bot, study or learned, where greedy is named) seat takes
   its answers from the list in the order the questions come; at the first question beyond the
   list it answers as greedy and *freezes* that question (seat, kind, card, candidate answers,
   greedy's answer first) so that the driver can run playouts for it from the snapshot taken at
@@ -51,7 +52,11 @@ from zipai_sim.kernels.play.layout import (
     I_SC_VAL,
     MAX_CANDS,
     MAX_RO,
+    POL_LEARNED,
+    POL_ORACLE,
     POL_ROLLOUT,
+    POL_SEARCH,
+    POL_STUDY,
     POL_TEACHER,
     RO_HU,
     i64,
@@ -59,10 +64,28 @@ from zipai_sim.kernels.play.layout import (
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def searches(pol):
+    """A seat policy whose questions are answered by playouts (rollout, teacher, search,
+    oracle): the ones that freeze in mode 1."""
+    return pol == POL_ROLLOUT or pol == POL_TEACHER or pol == POL_SEARCH or pol == POL_ORACLE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def plays_learned(pol):
+    """A seat whose own answer is the learned bot's (learned; search and oracle start there)."""
+    return pol == POL_LEARNED or pol == POL_SEARCH or pol == POL_ORACLE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def plays_study(pol):
+    """A seat whose own answer is study's (study; the teacher starts there)."""
+    return pol == POL_STUDY or pol == POL_TEACHER
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def listed(ints, policies, s):
     """Mode 1 and seat ``s`` is a rollout seat whose next answer is on the list."""
-    return (ints[I_MODE] == 1 and (policies[s] == POL_ROLLOUT or policies[s] == POL_TEACHER)
-            and ints[I_RO_I] < ints[I_RO_N])
+    return ints[I_MODE] == 1 and searches(policies[s]) and ints[I_RO_I] < ints[I_RO_N]
 
 
 @njit(cache=True, _nrt=False)
@@ -77,7 +100,7 @@ def next_listed(ints, s):
 @njit(cache=True, _nrt=False, inline="always")
 def freezing(ints, policies, s):
     """Mode 1, seat ``s`` is a rollout seat and its question is beyond the list."""
-    return ints[I_MODE] == 1 and (policies[s] == POL_ROLLOUT or policies[s] == POL_TEACHER)
+    return ints[I_MODE] == 1 and searches(policies[s])
 
 
 @njit(cache=True, _nrt=False)
@@ -167,8 +190,7 @@ def hu_declined(ints, policies, s, c):
         # the scripted question no other seat won in the real hand either
         return ints[I_SC_ON] == 1 and ints[I_ASK_HU] == 1
 
-    if ints[I_MODE] == 1 and ints[I_ASK_HU] == 1 and (policies[s] == POL_ROLLOUT
-                                                      or policies[s] == POL_TEACHER):
+    if ints[I_MODE] == 1 and ints[I_ASK_HU] == 1 and searches(policies[s]):
         if ints[I_RO_I] < ints[I_RO_N]:
             return next_listed(ints, i64(s)) == 0
         freeze_list(ints, i64(s), i64(RO_HU), i64(c), i64(1), i64(0), i64(2))

@@ -21,6 +21,8 @@ from zipai_sim.kernels.play.layout import (
     FL_REC_SEAT,
     HOW_ZIMO,
     I_CHOUWIN,
+    I_CUT,
+    I_CUT_HIT,
     I_DRAWS,
     I_FIRST,
     I_H,
@@ -165,7 +167,8 @@ def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
     """The turn loop from step (``rest0`` 1: the discard step of seat ``s``, 0: its draw) to the
     hand's end; returns the number of move rows (also ``out[O_MOVES]``). Mode 1 snapshots each
     step into ``snap`` until a question is frozen, then stops; mode 2 ends its script after the
-    first step (``kernels.play.script``)."""
+    first step (``kernels.play.script``); a search world (``I_CUT`` set) stops at the start of
+    the draw step that would pass its cut (``I_CUT_HIT`` = 1, no outcome)."""
     hands, marks, melds, ints, rng, work, tmp, _cs, opts, fl, memo = S
     seats = ints[I_SEATS]
     h = ints[I_H]
@@ -202,6 +205,9 @@ def play_from(P, S, deck, moves_out, out, policies, rest0, s, snap):
                 rest = False
                 s = seat(s + 1, seats)
         else:
+            if ints[I_CUT] > 0 and ints[I_DRAWS] >= ints[I_CUT]:  # a search world cut short
+                ints[I_CUT_HIT] = 1  # (``kernels.play.search``): every seat is at rest here
+                break
             if ints[I_POS] >= DECK:
                 say(moves_out, ints, -1, A_HUANG, 0, -1, 0)
                 out[O_DRAWS] = ints[I_DRAWS]
