@@ -6,7 +6,9 @@ Rows (``play.rollout.play_chunks``: deal, play, outcome rows; no settlement):
 - ``lookahead``, ``study`` and ``learned`` (the shipped weights), every seat that bot (the aim
   of study and learned: ≥ 1,000 hands/s with every seat playing it in the 3-player variants);
 - ``teacher``: one teacher seat (the dealer, ``K`` worlds per candidate answer) among study
-  seats (the aim: ≥ 10 hands/s).
+  seats (the aim: ≥ 10 hands/s);
+- ``search`` and ``oracle`` (the ceiling, a cheat): one such seat among learned seats (the
+  search's aim: ≥ 10 hands/s).
 
 Each row also gives its ratio to lookahead's rate measured in the same run, so a noisy machine
 moves both. Prints a Markdown table and writes ``benchmarks/bots-results.md``.
@@ -30,7 +32,7 @@ from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 
 SEED = 20261204
 K = 32
-TARGET = {"study": 1_000, "learned": 1_000, "teacher": 10}  # hands/s on 2 threads, 3-player variants
+TARGET = {"study": 1_000, "learned": 1_000, "teacher": 10, "search": 10}  # hands/s on 2 threads, 3-player variants
 
 
 def rate(v, codes: np.ndarray, n: int, cs: int) -> float:
@@ -48,9 +50,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
     a = ap.parse_args()
-    n = {"lookahead": 2_048, "study": 2_048, "learned": 2_048, "teacher": 64}
+    n = {"lookahead": 2_048, "study": 2_048, "learned": 2_048, "teacher": 64, "search": 128,
+         "oracle": 128}
     if a.quick:
-        n = {"lookahead": 256, "study": 256, "learned": 256, "teacher": 8}
+        n = {"lookahead": 256, "study": 256, "learned": 256, "teacher": 8, "search": 16,
+             "oracle": 16}
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     rows = []
     for key in zs.list_variants():
@@ -58,13 +62,15 @@ def main() -> None:
         seats = v.layout.players
         got = {}
         for bot, code in (("lookahead", kp.POL_LOOKAHEAD), ("study", kp.POL_STUDY),
-                          ("learned", kp.POL_LEARNED), ("teacher", kp.POL_TEACHER)):
+                          ("learned", kp.POL_LEARNED), ("teacher", kp.POL_TEACHER),
+                          ("search", kp.POL_SEARCH), ("oracle", kp.POL_ORACLE)):
             codes = np.full(seats, code, np.int64)
-            if bot == "teacher":
-                codes[1:] = kp.POL_STUDY
-            got[bot] = rate(v, codes, n[bot], 128 if bot != "teacher" else 8)
+            one = code in (kp.POL_TEACHER, kp.POL_SEARCH, kp.POL_ORACLE)  # one searching seat
+            if one:
+                codes[1:] = kp.POL_STUDY if bot == "teacher" else kp.POL_LEARNED
+            got[bot] = rate(v, codes, n[bot], 8 if one else 128)
             aim = TARGET.get(bot) if seats == 3 else None
-            rows.append((key, bot if bot != "teacher" else f"teacher (1 seat, K = {K})",
+            rows.append((key, f"{bot} (1 seat, K = {K})" if one else bot,
                          n[bot], got[bot], got[bot] / got["lookahead"],
                          "" if aim is None else ("yes" if got[bot] >= aim else "NO") +
                          f" (≥ {aim:,})"))

@@ -138,10 +138,10 @@ def one_and_two_threads(work, first: int, k: int):
 
 def test_record_is_thread_independent():
     """The sums a training round folds are the same with one thread or two."""
-    from zipai_sim.studies.train import _work
+    from zipai_sim.studies.train import selfplay_work
 
     v = zs.load_variant("changsha-paohuzi")
-    one, two = one_and_two_threads(_work(v, tuple(W), 11, 3000), 0, 3)
+    one, two = one_and_two_threads(selfplay_work(v, tuple(W), 11, 3000), 0, 3)
     assert one.n + one.hn > 1000 and (one.xx == two.xx).all() and (one.xy == two.xy).all()
     assert one.yy == two.yy
 

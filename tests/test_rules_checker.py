@@ -29,7 +29,8 @@ def kernel_moves(v, deck, policy: str, key: int, j: int):
     from zipai_sim.play.rollout import play_one
 
     pol = {"random": kp.POL_RANDOM, "greedy": kp.POL_GREEDY, "study": kp.POL_STUDY,
-           "teacher": kp.POL_TEACHER, "learned": kp.POL_LEARNED}[policy]
+           "teacher": kp.POL_TEACHER, "learned": kp.POL_LEARNED, "search": kp.POL_SEARCH,
+           "oracle": kp.POL_ORACLE}[policy]
     rows, _ = play_one(v, np.array(deck, np.int8), [pol] * v.layout.players, key, j, k=2)
     return [t for t in (kp.move_tuple(r) for r in rows) if t is not None]
 
@@ -76,6 +77,14 @@ def test_study_and_teacher_hands_follow_the_rules(variant):
 def test_learned_hands_follow_the_rules(variant):
     """The issue-47 bot (every seat learned, the shipped weights) breaks no rule."""
     assert_clean(failures(zs.load_variant(variant), kernel_moves, "learned", 2030, 100), 100)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_and_oracle_hands_follow_the_rules(variant):
+    """The issue-47 search and ceiling (every seat searching, K = 2 worlds) break no rule."""
+    v = zs.load_variant(variant)
+    assert_clean(failures(v, kernel_moves, "search", 2031, 3), 3)
+    assert_clean(failures(v, kernel_moves, "oracle", 2032, 2), 2)
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])

@@ -101,7 +101,7 @@ def round_seed(seed: int, r: int, what: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(r, what)).generate_state(1, np.uint64)[0])
 
 
-def _work(v, w: tuple[float, ...], seed: int, hands: int):
+def selfplay_work(v, w: tuple[float, ...], seed: int, hands: int):
     """``run_batches`` work of one round: chunks of self-play by ``learned`` at ``w``."""
     from zipai_sim.kernels import play as kp
     from zipai_sim.kernels.play.turn import record_chunks
@@ -338,7 +338,7 @@ def train(variant, hands: int = DEFAULT_HANDS, rounds: int = DEFAULT_ROUNDS,
             continue
         rs = round_seed(seed, r, 0)
         if labels == "selfplay":
-            work, state = _work(v, w, rs, hands), Sums()
+            work, state = selfplay_work(v, w, rs, hands), Sums()
         else:
             from zipai_sim.studies.expert import CenteredSums
 

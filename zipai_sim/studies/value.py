@@ -25,7 +25,7 @@ import numpy as np
 from zipai_sim.report import DEFAULT_SEED
 from zipai_sim.runs.chunks import check_count, check_seed
 from zipai_sim.runs.driver import run_batches
-from zipai_sim.studies.train import CHUNK, HOLD, RIDGE, Sums, _work, round_seed
+from zipai_sim.studies.train import CHUNK, HOLD, RIDGE, Sums, round_seed, selfplay_work
 
 DEFAULT_VALUE_HANDS = 100_000
 
@@ -77,7 +77,7 @@ def fit_value(variant, hands: int = DEFAULT_VALUE_HANDS, seed: int = DEFAULT_SEE
                          f"held-out chunk in every {HOLD}, twice), got {hands}")
     w = check(weights(v) if policy is None else policy, "policy")
     t0 = time.perf_counter()
-    got = run_batches(hands, CHUNK, 2, _work(v, w, round_seed(seed, 0, 0), hands),
+    got = run_batches(hands, CHUNK, 2, selfplay_work(v, w, round_seed(seed, 0, 0), hands),
                       lambda s, x: s.merged(x), Sums(), unit="hand", desc=f"{v.key} value",
                       progress=progress, kernels=(record_chunks,),
                       identity={"what": "value", "variants": [v.key],

@@ -120,7 +120,7 @@ def replay_moves(deck, key, j, P, choupai_win, policies, answers, n_answers, mov
 
 
 @njit(cache=True)
-def _snap_arrays():
+def snap_arrays():
     return (np.zeros((MAX_SEATS, 20), np.int8), np.zeros((3, MAX_SEATS, 20), np.int8),
             np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64), np.zeros(N_INTS, np.int64),
             np.zeros(2 * MAX_SEATS, np.uint64))
@@ -144,7 +144,7 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
     for b in prange(blocks):
         S = make_scratch()
         put_weights(S[9], weights)
-        snap = _snap_arrays()
+        snap = snap_arrays()
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         ints = S[3]
         ints[I_ASK_HU] = ask_hu
@@ -342,7 +342,7 @@ def playout_batch(task_hand, task_val, task_k, task_pol, decks, keys, js, P, fz,
     for b in prange(blocks):
         S = make_scratch()
         put_weights(S[9], weights)
-        snap = _snap_arrays()
+        snap = snap_arrays()
         deck = np.empty(DECK, np.int8)
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         pool = np.zeros(20, np.int64)

@@ -50,7 +50,7 @@ from zipai_sim.kernels.play.layout import (
 )
 from zipai_sim.kernels.play.learned import rest_value, seat_view
 from zipai_sim.kernels.play.lookahead import memo_for
-from zipai_sim.kernels.play.rollout import _snap_arrays, build_world
+from zipai_sim.kernels.play.rollout import build_world, snap_arrays
 from zipai_sim.kernels.play.turn import play_from, reset_out
 
 #: draws a search world plays before it is cut (the next draw step is not played)
@@ -96,7 +96,7 @@ def search_batch(task_hand, task_val, task_k, codes, decks, keys, js, P, fz, sna
         ints = S[3]
         for i in range(N_FEAT):
             fl[FL_V + i] = vweights[i]
-        snap = _snap_arrays()
+        snap = snap_arrays()
         deck = np.empty(DECK, np.int8)
         moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
         pool = np.zeros(20, np.int64)
