@@ -1,16 +1,27 @@
-"""Does it still move? The balance figures with every seat at each of the top three rungs.
+"""Does it still move? The balance figures at the top rungs of the ladder, with power, and a ceiling.
 
-Reads the per-hand rows (``--rows``) of three ``zipai-sim balance`` runs on the same seed, one
-per bot (every seat that bot), and prints one Markdown table: per variant and figure (荒庄, each
-seat's win share, the dealer edge in the variant's unit; for 大字牌 runs at two thresholds, the
-threshold effect: 30 油 less 15 油), the figure for each bot, and the paired difference between
-the top two (teacher − study) on the decks both played, with its Student t 95% interval (the
-per-deck differences of the 0/1 outcome or of the dealer's score). A figure has settled when
-that interval holds 0 and is narrow beside the figure; it still moves when the interval
-excludes 0.
+Reads the per-hand rows (``--rows``) of ``zipai-sim balance`` runs on the same seed, one per bot
+(every seat that bot): the two strongest fast rungs, the search rung and the ceiling (``oracle``,
+which sees every hand: it cheats). Prints one Markdown table: per variant and figure (荒庄, each
+seat's win share, the dealer edge in the variant's unit; for runs at two thresholds, the
+threshold effect: the higher threshold less the lower), the figure at each rung, the paired
+difference of each rung with the one below it and of the ceiling with the top honest rung, on
+the decks both played (Student t 95% interval of the per-deck differences of the 0/1 outcome or
+of the dealer's score), and a verdict:
 
-    uv run python benchmarks/still_moves.py LOOKAHEAD.rows.parquet STUDY.rows.parquet \\
-        TEACHER.rows.parquet
+- **settled**: the two fast rungs agree inside a tight interval (it holds 0 and its half-width
+  is at most ``--tight`` points of a share, or ``--tight-edge`` of the figure's size for an
+  edge) and the search − fast difference holds 0 too;
+- **bracketed**: otherwise; the verdict gives the figure at the top honest rung and at the
+  ceiling, and why it is not settled.
+
+A settled figure also says whether the ceiling agrees with it (their paired difference holds 0)
+or gives the ceiling's value: a table where every seat saw every hand plays to another figure,
+which no honest table reaches. A wide interval never makes a figure settled: a fast pair whose
+interval is wider than the tight bound is bracketed, with the reason.
+
+    uv run python benchmarks/still_moves.py study=STUDY.rows.parquet \\
+        learned=LEARNED.rows.parquet search=SEARCH.rows.parquet --ceiling ORACLE.rows.parquet
 """
 
 from __future__ import annotations
@@ -21,11 +32,11 @@ import math
 import polars as pl
 from scipy import stats
 
-BOTS = ("lookahead", "study", "teacher")
+KEY = ["variant", "threshold", "chunk", "deal"]
 
 
-def figures(rows: pl.DataFrame, seats: int) -> dict[str, pl.Expr]:
-    """Per-hand values whose mean is each figure (a share as 0/1, the dealer edge in units)."""
+def figures(seats: int) -> dict[str, pl.Expr]:
+    """Per-hand values whose mean is each figure (a share as 0/1 × 100, the dealer edge in units)."""
     out = {"荒庄 %": (pl.col("winner") == -1).cast(pl.Float64) * 100}
     for s in range(seats):
         out[f"seat {s} win %"] = (pl.col("winner") == s).cast(pl.Float64) * 100
@@ -33,58 +44,116 @@ def figures(rows: pl.DataFrame, seats: int) -> dict[str, pl.Expr]:
     return out
 
 
-def paired(a: pl.Series, b: pl.Series) -> str:
-    """Mean of ``a − b`` with its Student t 95% interval."""
-    d = (a - b).to_numpy()
+def paired(d) -> tuple[float, float, int]:
+    """Mean of the per-deck differences ``d``, the half-width of its Student t 95% interval, n."""
     n = len(d)
     if n < 2:
-        return ""
-    m, sd = d.mean(), d.std(ddof=1)
-    h = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
-    return f"{m:+.2f} [{m - h:+.2f}, {m + h:+.2f}]"
+        return math.nan, math.nan, n
+    m, sd = float(d.mean()), float(d.std(ddof=1))
+    return m, stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n), n
 
 
-def table(paths: list[str]) -> str:
-    runs = {bot: pl.read_parquet(p) for bot, p in zip(BOTS, paths)}
-    key = ["variant", "threshold", "chunk", "deal"]
-    lines = ["| variant | figure | lookahead | study | teacher | teacher − study (paired) | "
-             "decks paired |", "|---|---|---|---|---|---|---|"]
-    for (variant,), part in runs["teacher"].group_by(["variant"], maintain_order=True):
+def cell(m: float, h: float) -> str:
+    return "" if math.isnan(m) else f"{m:+.2f} [{m - h:+.2f}, {m + h:+.2f}]"
+
+
+def per_deck(v: pl.DataFrame, thresholds: list) -> pl.DataFrame:
+    """One value per deck: the figure, or at two thresholds the change from the lower to the higher."""
+    if len(thresholds) == 1:
+        return v.select(["chunk", "deal", "v"])
+    lo, hi = thresholds[0], thresholds[-1]
+    w = v.pivot(on="threshold", index=["chunk", "deal"], values="v")
+    return w.select(["chunk", "deal", (pl.col(str(hi)) - pl.col(str(lo))).alias("v")]).drop_nulls()
+
+
+def verdict(name: str, fast: tuple, search: tuple, top: float, ceiling: float,
+            tight: float, tight_edge: float, gap: tuple = (math.nan, math.nan, 0)) -> str:
+    """settled / bracketed, by the rule of the module docstring; a settled figure says whether
+    the ceiling (``gap``: ceiling − top rung, paired) agrees with it."""
+    m, h, _ = fast
+    bound = tight if "%" in name else max(tight_edge * abs(top), 0.05)
+    if math.isnan(m):
+        return "?"
+    ends = f"{top:.2f} → {ceiling:.2f}" if not math.isnan(ceiling) else f"{top:.2f} → ?"
+    if h > bound:
+        return f"bracketed {ends} (fast pair ±{h:.2f}, wider than ±{bound:.2f})"
+    fast_holds = abs(m) <= h
+    sm, sh, _ = search
+    search_holds = math.isnan(sm) or abs(sm) <= sh
+    if fast_holds and search_holds:
+        gm, gh, _ = gap
+        # the search's interval is the wider one: say how wide, so no one reads more into it
+        width = f"fast pair ±{h:.2f}" + ("" if math.isnan(sm) else f", search ±{sh:.2f}")
+        if math.isnan(gm):
+            return f"settled ({width})"
+        seen = "ceiling agrees" if abs(gm) <= gh else f"the ceiling's is {ceiling:.2f}"
+        return f"settled ({width}; {seen})"
+    why = "fast pair moves" if not fast_holds else "search moves"
+    return f"bracketed {ends} ({why})"
+
+
+def table(rungs: list[tuple[str, str]], ceiling: str | None, tight: float,
+          tight_edge: float) -> str:
+    runs = {name: pl.read_parquet(p) for name, p in rungs}
+    names = [n for n, _ in rungs]
+    if ceiling:
+        runs["ceiling"] = pl.read_parquet(ceiling)
+    cols = names + (["ceiling"] if ceiling else [])
+    pairs = [(names[i + 1], names[i]) for i in range(len(names) - 1)]
+    if ceiling:
+        pairs.append(("ceiling", names[-1]))
+    head = (["variant", "figure"] + [n if n != "ceiling" else "ceiling (oracle, cheats)"
+                                      for n in cols]
+            + [f"{a} − {b} (paired, decks)" for a, b in pairs] + ["verdict"])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    top = runs[names[-1]]
+    for (variant,), part in top.group_by(["variant"], maintain_order=True):
         seats = 4 if "pay_seat3" in part.columns and part["pay_seat3"].is_not_null().any() else 3
         th = sorted(part["threshold"].unique())
-        for name, expr in figures(part, seats).items():
+        for name, expr in figures(seats).items():
             vals = {}
-            for bot in BOTS:
-                r = runs[bot].filter(pl.col("variant") == variant)
-                vals[bot] = r.with_columns(v=expr).select(key + ["v"])
-            both = vals["teacher"].join(vals["study"], on=key, suffix="_s")
-            if len(th) == 1:
-                cells = [f"{vals[b]['v'].mean():.2f}" for b in BOTS]
-                diff = paired(both["v"], both["v_s"])
-                lines.append(f"| `{variant}` | {name} | " + " | ".join(cells)
-                             + f" | {diff} | {len(both):,} |")
-                continue
-            lo, hi = th[0], th[-1]  # the threshold effect: hi less lo, on the same decks
-            cells = []
-            for b in BOTS:
-                v = vals[b]
-                change = v.filter(threshold=hi)["v"].mean() - v.filter(threshold=lo)["v"].mean()
-                cells.append(f"{change:+.2f}")
-            eff = {}
-            for suf in ("", "_s"):
-                w = both.select(["chunk", "deal", "threshold", "v" + suf]).pivot(
-                    on="threshold", index=["chunk", "deal"], values="v" + suf)
-                eff[suf] = w[str(hi)] - w[str(lo)]
-            lines.append(f"| `{variant}` {lo}→{hi} | {name} (change) | " + " | ".join(cells)
-                         + f" | {paired(eff[''], eff['_s'])} | {len(eff['']):,} |")
+            for b in cols:
+                r = runs[b].filter(pl.col("variant") == variant, pl.col("threshold").is_in(th))
+                vals[b] = per_deck(r.with_columns(v=expr).select(KEY + ["v"]), th)
+            means = {b: (vals[b]["v"].mean() if len(vals[b]) else math.nan) for b in cols}
+            diffs = {}
+            for a, b in pairs:
+                j = vals[a].join(vals[b], on=["chunk", "deal"], suffix="_b")
+                diffs[(a, b)] = paired((j["v"] - j["v_b"]).to_numpy())
+            fast = diffs[(names[1], names[0])] if len(names) >= 2 else (math.nan,) * 3
+            srch = diffs[(names[2], names[1])] if len(names) >= 3 else (math.nan, math.nan, 0)
+            label = f"`{variant}`" + (f" {th[0]}→{th[-1]}" if len(th) > 1 else "")
+            fig = name + (" (change)" if len(th) > 1 else "")
+            row = [label, fig] + [f"{means[b]:.2f}" for b in cols]
+            row += [f"{cell(m, h)} · {n:,}" for m, h, n in diffs.values()]
+            gap = diffs[("ceiling", names[-1])] if ceiling else (math.nan, math.nan, 0)
+            row.append(verdict(name, fast, srch, means[names[-1]],
+                               means["ceiling"] if ceiling else math.nan, tight, tight_edge, gap))
+            lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
+
+
+def rung(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"a rung is NAME=ROWS.parquet, not {text!r}")
+    return name, path
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("rows", nargs=3, metavar="ROWS",
-                    help="per-hand rows of the lookahead, study and teacher runs, in that order")
-    print(table(ap.parse_args().rows))
+    ap.add_argument("rungs", nargs="+", type=rung, metavar="NAME=ROWS",
+                    help="per-hand rows of each honest rung, weakest first: the two fast rungs, "
+                    "then the search")
+    ap.add_argument("--ceiling", metavar="ROWS", help="per-hand rows of the oracle run")
+    ap.add_argument("--tight", type=float, default=0.6,
+                    help="widest half-width of the fast pair's interval, in points of a share, "
+                    "that can settle a share (default: %(default)s)")
+    ap.add_argument("--tight-edge", type=float, default=0.1,
+                    help="the same for the dealer edge, as a fraction of its size "
+                    "(default: %(default)s)")
+    a = ap.parse_args()
+    print(table(a.rungs, a.ceiling, a.tight, a.tight_edge))
 
 
 if __name__ == "__main__":

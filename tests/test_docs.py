@@ -276,3 +276,15 @@ def test_every_module_has_its_reference_page():
             if m.name.count(".") >= 2 or m.ispkg]
     missing = [m for m in mods if f"::: {m}\n" not in pages and m != "zipai_sim.version"]
     assert missing == []
+
+
+def test_only_seed_texts_are_linked_not_rng_seeds():
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import zipai_docs
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    assert zipai_docs.link_citations("see seed 001 here") == "see [seed 001][seed-001] here"
+    # a run's RNG seed of three digits is no seed text: the build would fail on a dead reference
+    assert zipai_docs.link_citations("200 decks, seed 777, 2 threads") == \
+        "200 decks, seed 777, 2 threads"

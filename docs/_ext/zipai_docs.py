@@ -39,6 +39,9 @@ def _rules_link(match: re.Match[str]) -> str:
 def _seed_link(match: re.Match[str]) -> str:
     number, part = match.group(1), match.group(2)
     anchor = f"seed-{number}"
+    if anchor not in SEED_ANCHORS:
+        # "seed 777" of a run's RNG, not a seed text: leave it as it is
+        return match.group(0)
     if part:
         k = part[1:] if part.startswith("篇") else str(ord(part) - ord("⑴") + 1)
         anchor = f"{anchor}-{k}" if f"{anchor}-{k}" in SEED_ANCHORS else anchor

@@ -63,8 +63,8 @@ def add_rollout_k(p) -> None:
             raise argparse.ArgumentTypeError(str(e)) from None
 
     p.add_argument("--rollout-k", type=k, default=DEFAULT_K, metavar="K",
-                   help="worlds a rollout or teacher seat plays per candidate answer (default: "
-                   "%(default)s)")
+                   help="worlds a rollout, teacher, search or oracle seat plays per candidate "
+                   "answer (default: %(default)s)")
 
 
 def add_arena(sub, doc) -> None:

@@ -16,6 +16,11 @@ from zipai_sim.play import MATCH_HANDS, POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.report import DEFAULT_SEED, check_per
 
 
+def _names() -> str:
+    """The policy names as a help text lists them: 'a, b or c'."""
+    return ", ".join(POLICY_NAMES[:-1]) + " or " + POLICY_NAMES[-1]
+
+
 def _per(a: argparse.Namespace) -> int | None:
     """``--per``, checked (a power of ten) before any work is done."""
     return check_per(a.per, "--per")
@@ -150,8 +155,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     action=Repeatable, nargs="+", choices=POLICY_NAMES,
                     default=["greedy"],
                     metavar="POLICY",
-                    help="random, greedy, lookahead, study, rollout or teacher: one for every "
-                    "seat, or one per seat from the dealer (seat 0) on (default: greedy)")
+                    help=f"{_names()}: one for every seat, or one per seat from the dealer "
+                    "(seat 0) on (default: greedy; oracle sees every hand: it cheats)")
     add_rollout_k(ba)
     ba.add_argument("--rows", type=int, default=0, metavar="K",
                     help="keep the first K hands of every chunk (4096 hands) as per-hand rows "
@@ -183,9 +188,9 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     action=Repeatable, nargs="+", choices=POLICY_NAMES,
                     default=["greedy"],
                     metavar="POLICY",
-                    help="random, greedy, lookahead, study, rollout or teacher: one for every "
-                    "player, or one per player: four with a 数信 sitter, who sit out in turn "
-                    "(default: greedy)")
+                    help=f"{_names()}: one for every player, or one per player: four with a 数信 "
+                    "sitter, who sit out in turn (default: greedy; oracle sees every hand: it "
+                    "cheats)")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ma.add_argument("--first-dealer", default="0", metavar="PLAYER",
