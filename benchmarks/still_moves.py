@@ -54,6 +54,7 @@ def paired(d) -> tuple[float, float, int]:
 
 
 def cell(m: float, h: float) -> str:
+    """``+m [lo, hi]`` for a table cell; empty when there was nothing to pair."""
     return "" if math.isnan(m) else f"{m:+.2f} [{m - h:+.2f}, {m + h:+.2f}]"
 
 
@@ -134,6 +135,7 @@ def table(rungs: list[tuple[str, str]], ceiling: str | None, tight: float,
 
 
 def rung(text: str) -> tuple[str, str]:
+    """``NAME=ROWS.parquet`` as (name, path), or the argparse error naming the bad argument."""
     name, sep, path = text.partition("=")
     if not sep or not name or not path:
         raise argparse.ArgumentTypeError(f"a rung is NAME=ROWS.parquet, not {text!r}")

@@ -121,6 +121,10 @@ def replay_moves(deck, key, j, P, choupai_win, policies, answers, n_answers, mov
 
 @njit(cache=True)
 def snap_arrays():
+    """Empty arrays of one hand's saved state, the ``snap`` of ``turn.snapshot``: hands
+    ``int8[MAX_SEATS, 20]``, marks ``int8[3, MAX_SEATS, 20]``, table groups
+    ``int64[MAX_SEATS, MAX_MELDS, MELD_COLS]``, scalars ``int64[N_INTS]`` and the seats' policy
+    streams ``uint64[2 * MAX_SEATS]``. Raises nothing."""
     return (np.zeros((MAX_SEATS, 20), np.int8), np.zeros((3, MAX_SEATS, 20), np.int8),
             np.zeros((MAX_SEATS, MAX_MELDS, MELD_COLS), np.int64), np.zeros(N_INTS, np.int64),
             np.zeros(2 * MAX_SEATS, np.uint64))
