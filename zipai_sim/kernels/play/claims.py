@@ -34,9 +34,11 @@ from zipai_sim.kernels.play.layout import (
     I_FIRST,
     I_FULL,
     I_NMOV,
+    I_OBS_ON,
     I_NPASS,
     I_PASS,
     I_PK,
+    I_RO_FROZEN,
     I_SEATS,
     M_ACTION,
     M_AUX,
@@ -54,12 +56,14 @@ from zipai_sim.kernels.play.layout import (
     NONE,
     POL_LOOKAHEAD,
     RO_CHI,
+    RO_HU,
     RO_DISCARD,
     RO_PENG,
     WIN,
     i64,
 )
 from zipai_sim.kernels.play.learned import learned_chi, learned_discard, learned_peng
+from zipai_sim.kernels.play.observe import observe, observe_chi
 from zipai_sim.kernels.play.lookahead import look_chi, look_discard, look_peng
 from zipai_sim.kernels.play.policies import pol_chi, pol_discard, pol_peng
 from zipai_sim.kernels.play.script import (
@@ -103,6 +107,23 @@ def lay_opening_ti(P, hands, melds, ints, moves, s):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _noted(ints, was):
+    """The freeze just made froze this question and the batched table wants its observation
+    (``kernels.play.observe``)."""
+    return was == 0 and ints[I_RO_FROZEN] == 1 and ints[I_OBS_ON] == 1
+
+
+@njit(cache=True, _nrt=False)
+def _hu_declined(hands, marks, melds, ints, fl, tmp, policies, s, c):
+    """``script.hu_declined``, noting the observation when it froze the 胡 question."""
+    was = ints[I_RO_FROZEN]
+    d = hu_declined(ints, policies, s, c)
+    if _noted(ints, was):
+        observe(hands, marks, melds, ints, fl, tmp[7], s, i64(RO_HU), c)
+    return d
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, moves, policies,
                     s):
     """``Game.choose_discard``: the options are the free kinds in order (坎 are never
@@ -140,7 +161,11 @@ def choose_discard(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts,
             else:  # a rollout seat's own answer is greedy's
                 c = pol_discard(P, hands, melds, ints, rng, work, opts, policies, i64(s), i64(n))
             if n > 1 and freezing(ints, policies, s):
+                was = ints[I_RO_FROZEN]
                 freeze_discard(ints, i64(s), i64(RO_DISCARD), opts, i64(n), i64(c))
+                if _noted(ints, was):
+                    observe(hands, marks, melds, ints, fl, tmp[7], i64(s), i64(RO_DISCARD),
+                            i64(-1))
     set_count(hands, ints, s, c, hands[s, c] - 1)
     marks[MK_CHOU, s, c] = 1  # never 吃/碰 one's own discard (§5.6)
     ints[I_DISC + s] |= i64(1) << c
@@ -222,8 +247,11 @@ def _offer_peng(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, opts, mo
                 yes = pol_peng(P, hands, melds, ints, rng, work, tmp, opts, policies, i64(s),
                                i64(c))
             if freezing(ints, policies, s):
+                was = ints[I_RO_FROZEN]
                 freeze_list(ints, i64(s), i64(RO_PENG), i64(c), i64(1 if yes else 0), i64(0),
                             i64(2))
+                if _noted(ints, was):
+                    observe(hands, marks, melds, ints, fl, tmp[7], i64(s), i64(RO_PENG), i64(c))
         if yes:
             set_count(hands, ints, s, c, 0)
             add_same(P, melds, ints, s, MELD_PENG, c, 3)
@@ -263,7 +291,11 @@ def _chi_take(P, hands, marks, melds, ints, rng, work, tmp, fl, memo, cs, opts, 
             i = pol_chi(P, hands, melds, ints, rng, work, tmp, cs, opts, policies, i64(s),
                         i64(c), i64(n))
         if freezing(ints, policies, s):
+            was = ints[I_RO_FROZEN]
             freeze_list(ints, i64(s), i64(RO_CHI), i64(c), i64(i), i64(-1), i64(n + 1))
+            if _noted(ints, was):
+                observe(hands, marks, melds, ints, fl, tmp[7], i64(s), i64(RO_CHI), i64(c))
+                observe_chi(fl, cs, n)
     if i < 0:
         _note_pass(ints, s, 0)
         return False
@@ -345,11 +377,12 @@ def on_discard(P, S, deck, moves, out, policies, d, c):
         for i in range(1, seats):
             s = seat(d + i, seats)
             hx = can_win(P, hands, marks, melds, ints, work, i64(s), i64(c), i64(0), i64(0))
-            if hx >= 0 and not hu_declined(ints, policies, i64(s), i64(c)):
-                fl = F_DIHU if (P[p.DIHU_LIANGZHANG] == 0 and ints[I_FIRST] == 1 and d == 0
+            if hx >= 0 and not _hu_declined(hands, marks, melds, ints, fl, tmp, policies, i64(s),
+                                             i64(c)):
+                how_fl = F_DIHU if (P[p.DIHU_LIANGZHANG] == 0 and ints[I_FIRST] == 1 and d == 0
                                 and s != 0) else 0
                 take_win(P, S, deck, moves, out, i64(s), i64(HOW_FANGPAO), i64(c), i64(hx), i64(d),
-                     i64(fl), i64(0))
+                     i64(how_fl), i64(0))
                 return WIN
     for i in range(1, seats):
         s = seat(d + i, seats)
@@ -365,10 +398,11 @@ def on_draw(P, S, deck, moves, out, policies, t, c, last):
     seats = ints[I_SEATS]
     if hands[t, c] == 3 or meld_of(melds, ints, t, c, False, True) >= 0 or hands[t, c] == 2:
         hx = can_win(P, hands, marks, melds, ints, work, i64(t), i64(c), i64(1), i64(1))
-        if hx >= 0 and not hu_declined(ints, policies, i64(t), i64(c)):
-            fl = F_OWN | F_DRAWN | (F_HAIDI if last else 0)
+        if hx >= 0 and not _hu_declined(hands, marks, melds, ints, fl, tmp, policies, i64(t),
+                                             i64(c)):
+            how_fl = F_OWN | F_DRAWN | (F_HAIDI if last else 0)
             take_win(P, S, deck, moves, out, i64(t), i64(HOW_ZIMO), i64(c), i64(hx), i64(-1),
-                     i64(fl), i64(0))
+                     i64(how_fl), i64(0))
             return WIN
         if hands[t, c] == 2:
             kind = MELD_CHOUWEI if marks[MK_PASSED_PENG, t, c] != 0 else MELD_WEI
@@ -382,10 +416,11 @@ def on_draw(P, S, deck, moves, out, policies, t, c, last):
         s = seat(t + i, seats)
         own = 1 if s == t else 0
         hx = can_win(P, hands, marks, melds, ints, work, i64(s), i64(c), i64(own), i64(1))
-        if hx >= 0 and not hu_declined(ints, policies, i64(s), i64(c)):
-            fl = F_DRAWN | (F_HAIDI if last else 0) | (F_OWN if s == t else 0)
+        if hx >= 0 and not _hu_declined(hands, marks, melds, ints, fl, tmp, policies, i64(s),
+                                             i64(c)):
+            how_fl = F_DRAWN | (F_HAIDI if last else 0) | (F_OWN if s == t else 0)
             how = HOW_ZIMO if s == t else HOW_DRAWN
-            take_win(P, S, deck, moves, out, i64(s), i64(how), i64(c), i64(hx), i64(-1), i64(fl),
+            take_win(P, S, deck, moves, out, i64(s), i64(how), i64(c), i64(hx), i64(-1), i64(how_fl),
                      i64(0))
             return WIN
     for i in range(1, seats + 1):

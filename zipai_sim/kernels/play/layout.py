@@ -166,11 +166,51 @@ I_NREC = I_ASK_HU + 2
 # (0: never) and 1 once it stopped there
 I_CUT = I_ASK_HU + 3
 I_CUT_HIT = I_ASK_HU + 4
-N_INTS = I_ASK_HU + 5
+# the batched table (``kernels.play.table``): 1 while a question frozen in mode 1 also writes
+# the asking seat's observation (``kernels.play.observe``) into ``fl[FL_OBS:]``; and the
+# dealer's shown 21st card (亮张), public from the deal
+I_OBS_ON = I_ASK_HU + 5
+I_LIANG = I_ASK_HU + 6
+N_INTS = I_ASK_HU + 7
 RO_DISCARD = 0
 RO_PENG = 1
 RO_CHI = 2
 RO_HU = 3  # answers: 1 take the win, 0 decline it
+
+# the batched table's observation of one question (``kernels.play.observe``; docs/guide/rl.md):
+# the seat's hand and unseen counts, one block per seat in turn order from the asking seat,
+# then the question, then each 吃 option's cards
+OB_HAND = 0  # 0..19 the seat's hand counts
+OB_UNSEEN = 20  # 20..39 what the seat has not seen, by kind
+OB_SEATS = 40  # MAX_SEATS blocks of SB_SIZE: the seat itself, the next seat, ...
+SB_CHI = 0  # cards in its 吃 groups, by kind
+SB_TRIPLE = 20  # 1: its 碰 or 臭偎 of the kind
+SB_FOUR = 40  # 1: its 提 or 跑 of the kind
+SB_WEI = 60  # 1: its face-down 偎 of the kind (the asking seat's own only)
+SB_BESIDE = 80  # cards lying beside it, by kind
+SB_DISC = 100  # 1: it has discarded the kind
+SB_CHOU = 120  # 1: the kind is 臭 to it (the asking seat's own only)
+SB_PASSED = 140  # 1: it passed a 碰 of the kind (the asking seat's own only)
+SB_NWEI = 160  # its face-down 偎 groups
+SB_HELD = 161  # cards in its hand
+SB_HUXI = 162  # 胡息 of its groups the asking seat can see
+SB_DEALER = 163  # 1: the dealer
+SB_SEATED = 164  # 1: a seat of this table
+SB_SIZE = 165
+OB_Q = OB_SEATS + MAX_SEATS * SB_SIZE
+Q_KIND = 0  # 0..3 one-hot: discard, 碰, 吃, 胡
+Q_CARD = 4  # 4..23 one-hot: the card on offer (none for a discard)
+Q_FROM = 24  # 24..27 one-hot: the seat it came from, in the blocks' order
+Q_DRAWN = 28  # 1: drawn from the stock (0: discarded)
+Q_LIANG = 29  # 29..48 one-hot: the dealer's 亮张
+Q_STOCK = 49  # cards left in the stock
+Q_DRAWS = 50  # cards drawn so far
+Q_FIRST = 51  # 1 until the hand's first discard is settled
+Q_SEAT = 52  # 52..55 one-hot: the asking seat (0 the dealer)
+Q_SIZE = 56
+MAX_CHI_ACTS = MAX_CANDS - 1  # 吃 options a question offers at most (``FZ_OPTS`` keeps 48 answers)
+OB_CHI = OB_Q + Q_SIZE  # MAX_CHI_ACTS rows of 20: the cards of each 吃 option's groups, by kind
+OBS_SIZE = OB_CHI + MAX_CHI_ACTS * 20
 
 # the lookahead memo: rows 0..MEMO-1 (whole hand, locked 胡息 | fours, waits, their 胡息), rows
 # MEMO..MEMO+STEP_MEMO-1 for ``v1`` (hand at rest, table 胡息 | fours, the (draw, discard) pairs
@@ -201,7 +241,8 @@ FL_REC = FL_F + N_FEAT
 MAX_REC = 96  # rows a hand notes (≈ 2 discards a stock card at most; later ones are not noted)
 FL_REC_SEAT = FL_REC + MAX_REC * N_FEAT
 FL_V = FL_REC_SEAT + MAX_REC  # the search's cut value weights (``kernels.play.search``)
-FL_SIZE = FL_V + N_FEAT
+FL_OBS = FL_V + N_FEAT  # a frozen question's observation (``kernels.play.observe``, OBS_SIZE)
+FL_SIZE = FL_OBS + OBS_SIZE
 
 # take_win flags
 F_TIANHU = 1

@@ -33,6 +33,7 @@ from zipai_sim.kernels.play.layout import (
     I_NREC,
     I_POS,
     I_REC_ON,
+    I_LIANG,
     I_RO_FROZEN,
     I_SC_ON,
     I_SEATS,
@@ -134,6 +135,7 @@ def play_turns(deck, P, choupai_win, policies, key, j, moves_out, out, S, snap):
             set_count(hands, ints, s, k, hands[s, k] + 1)
     set_count(hands, ints, 0, deck[n], hands[0, deck[n]] + 1)
     ints[I_POS] = n + 1
+    ints[I_LIANG] = deck[n]  # the dealer's 亮张: public from the deal
     for s in range(seats):  # one policy stream per seat
         rng[2 * s] = deal_state(key ^ SALT ^ (np.uint64(s) << np.uint64(SEAT_SHIFT)), j)
         rng[2 * s + 1] = NO_SPARE
