@@ -104,7 +104,8 @@ def _lineup(v, seats, bots, hint) -> tuple[np.ndarray, np.ndarray]:
 
 
 class BatchTable:
-    """``hands`` hands of ``variant`` from ``seed``, at most ``batch`` in play at once; the
+    """``hands`` hands of ``variant`` from ``seed`` (the table's hands ``first`` … ``first +
+    hands − 1``), at most ``batch`` in play at once; ``threads`` (None: all cores); the
     caller answers ``seats`` (seat numbers or "all"), ``bots`` plays the others (one fast bot
     name or one per seat: random, greedy, lookahead, study, learned), and each question carries
     ``hint``'s answer (greedy, study or learned). ``ask_hu`` True: a win on offer is a 胡/pass
@@ -129,12 +130,13 @@ class BatchTable:
     def __init__(self, variant: object = "guangxi-81", *, hands: int = DEFAULT_BATCH,
                  seed: int = 0, seats: object = "all", bots: object = "greedy",
                  hint: str = "greedy", batch: int = DEFAULT_BATCH, ask_hu: bool = False,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, first: int = 0) -> None:
         from zipai_sim.game.variants import load_variant
 
         self.v = load_variant(variant)
         self.n = check_count(hands, "hands")
         self.seed = check_seed(seed)
+        self.first = check_count(first, "first")
         self.batch = check_count(batch, "batch")
         if self.batch == 0:
             raise ValueError("batch must be at least 1")
@@ -236,7 +238,7 @@ class BatchTable:
         free = free[:k]
         if k == 0:
             return free
-        h = np.arange(self._next, self._next + k, dtype=np.int64)
+        h = self.first + np.arange(self._next, self._next + k, dtype=np.int64)
         self._next += k
         chunk = h // DEFAULT_HAND_CHUNK
         uniq, inv = np.unique(chunk, return_inverse=True)
