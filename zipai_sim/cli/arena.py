@@ -18,10 +18,12 @@ def cmd_arena(a: argparse.Namespace) -> int:
     from zipai_sim.studies.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
     from zipai_sim.version import __version__
 
+    sides = []
     for flag, name in (("--challenger", a.challenger), ("--baseline", a.baseline)):
-        if name not in KERNEL_POLICIES:  # argparse's choices say it too; here for callers
-            raise CliError(f"{flag} must be one of {', '.join(sorted(KERNEL_POLICIES))}, "
-                           f"got {name!r}")
+        if name not in KERNEL_POLICIES and ":" not in str(name):  # argparse says it too
+            raise CliError(f"{flag} must be one of {', '.join(sorted(KERNEL_POLICIES))} or "
+                           f"MODULE:ATTR (a batch policy), got {name!r}")
+        sides.append(B.resolve_policy(name, flag))
     at_least_one(a.decks, "--decks")
     check_count(a.decks, "--decks")
     if a.threads is not None:
@@ -33,7 +35,7 @@ def cmd_arena(a: argparse.Namespace) -> int:
     # seats + 1 hands per deck and variant, against balance's cap on played hands
     B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
                f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
-    df = arena(vs, a.challenger, a.baseline, a.decks, a.seed, threads=a.threads, progress=None,
+    df = arena(vs, sides[0], sides[1], a.decks, a.seed, threads=a.threads, progress=None,
                client=a.client, rollout_k=a.rollout_k)
     print(df.report())
     done = df.run["n"]
@@ -77,10 +79,14 @@ def add_arena(sub, doc) -> None:
                     default=None, metavar="VARIANT",
                     help="variant keys or TOML paths, as --variants A B (the other commands' "
                     "form) or --variant A --variant B (default: guangxi-81)")
-    ar.add_argument("--challenger", required=True, choices=names,
-                    help=f"the policy measured: {', '.join(names)}")
-    ar.add_argument("--baseline", required=True, choices=names,
-                    help=f"the policy it is measured against: {', '.join(names)}")
+    from zipai_sim.cli.bounds import policy_arg
+
+    ar.add_argument("--challenger", required=True, type=policy_arg(names), metavar="POLICY",
+                    help=f"the policy measured: {', '.join(names)}, or MODULE:ATTR (a batch "
+                    "policy: an outside model, docs/guide/rl.md)")
+    ar.add_argument("--baseline", required=True, type=policy_arg(names), metavar="POLICY",
+                    help=f"the policy it is measured against: {', '.join(names)}, or "
+                    "MODULE:ATTR")
     ar.add_argument("--decks", type=int, default=10_000, metavar="N",
                     help="decks per variant, each played seats + 1 times (default: "
                     "%(default)s)")

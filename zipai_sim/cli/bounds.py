@@ -92,6 +92,28 @@ def distinct_runs(runs: Iterable) -> None:
         seen.add(key)
 
 
+def policy_arg(names):
+    """An argparse ``type`` taking one of the bot ``names`` or ``MODULE:ATTR`` (a batch policy,
+    ``play.external.load_batch_policy``, imported when the command runs)."""
+    def check(text: str) -> str:
+        if text in names or (":" in text and all(text.partition(":")[::2])):
+            return text
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from "
+                                         f"{', '.join(names)}, or MODULE:ATTR)")
+    return check
+
+
+def resolve_policy(policy: object, flag: str = "--policy"):
+    """A bot name (or list) as it is, ``MODULE:ATTR`` as its batch policy
+    (``play.external.resolve``); CliError naming ``flag`` when it cannot be loaded."""
+    from zipai_sim.play.external import resolve
+
+    try:
+        return resolve(policy)
+    except ValueError as e:
+        raise CliError(f"{flag}: {e}") from None
+
+
 def seed_arg(text: str) -> int:
     """argparse ``type`` of ``--seed``: a whole number in 0 … 2**64−1."""
     try:

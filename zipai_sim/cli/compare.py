@@ -7,7 +7,14 @@ import argparse
 import json
 from pathlib import Path
 
-from zipai_sim.cli.bounds import CliError, Repeatable, add_set, at_least_one
+from zipai_sim.cli.bounds import (
+    CliError,
+    Repeatable,
+    add_set,
+    at_least_one,
+    policy_arg,
+    resolve_policy,
+)
 
 
 def cmd_compare(a: argparse.Namespace) -> int:
@@ -32,7 +39,7 @@ def cmd_compare(a: argparse.Namespace) -> int:
     B.distinct_runs([v.with_threshold(t) for v in vs for t in a.thresholds or
                      [v.win.threshold]])
     B.time_cap(a.hands * runs, B.MAX_HANDS, "--hands", "hands", runs)
-    df = compare(vs, a.hands, a.seed, thresholds=a.thresholds, policies=a.policy,
+    df = compare(vs, a.hands, a.seed, thresholds=a.thresholds, policies=resolve_policy(a.policy),
                  threads=a.threads, alpha=a.alpha, progress=None, client=a.client)
     print(df.report())
     done = df.run["n"]
@@ -66,7 +73,8 @@ def _sweep(a: argparse.Namespace) -> int:
     except ValueError as e:
         raise CliError(f"--sweep: {e}") from None
     B.time_cap(a.hands * (len(runs) + 1), B.MAX_HANDS, "--hands", "hands", len(runs) + 1)
-    df = compare(base, a.hands, a.seed, policies=a.policy, threads=a.threads, alpha=a.alpha,
+    df = compare(base, a.hands, a.seed, policies=resolve_policy(a.policy), threads=a.threads,
+                 alpha=a.alpha,
                  progress=None, client=a.client, sweep=sweep)
     print(df.report())
     done = df.run["n"]
@@ -111,8 +119,9 @@ def add_compare(sub, doc) -> None:
                     "as KNOB/KNOB2=V1/W1,V2/W2; repeated: every combination (docs/knobs.md)")
     co.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands, the same for every run (default: %(default)s)")
-    co.add_argument("--policy", choices=sorted(KERNEL_POLICIES), default="greedy",
-                    help="policy of every seat (default: %(default)s)")
+    co.add_argument("--policy", type=policy_arg(sorted(KERNEL_POLICIES)), default="greedy",
+                    help="policy of every seat: a bot name or MODULE:ATTR, a batch policy "
+                    "(default: %(default)s)")
     co.add_argument("--alpha", type=float, default=0.05, metavar="A",
                     help="family-wise level of the Holm correction (default: %(default)s)")
     co.add_argument("--out", type=Path, default=Path("compare.parquet"), metavar="FILE",
@@ -121,3 +130,4 @@ def add_compare(sub, doc) -> None:
     add_checkpoint(co)
     add_set(co)
     co.set_defaults(func=cmd_compare)
+

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from zipai_sim.cli import bounds as B
-from zipai_sim.cli.bounds import CliError, at_least_one
+from zipai_sim.cli.bounds import CliError, at_least_one, policy_arg, resolve_policy
 
 
 def cmd_fair(a: argparse.Namespace) -> int:
@@ -38,7 +38,7 @@ def cmd_fair(a: argparse.Namespace) -> int:
             raise CliError(f"--link takes KNOB=FACTOR, got {text!r}")
     metric, value = parse_target(a.target)
     r = fair(B.load(a, a.variant), a.knob, lo, hi, (metric, value), link=link,
-             policies=a.policy, seed=a.seed, alpha=a.alpha, tol=a.tol,
+             policies=resolve_policy(a.policy), seed=a.seed, alpha=a.alpha, tol=a.tol,
              start_hands=a.start_hands, max_hands=a.max_hands, threads=a.threads,
              progress=None, client=a.client)
     print(r.report())
@@ -67,8 +67,9 @@ def add_fair(sub, doc) -> None:
     fa.add_argument("--link", action="append", default=None, metavar="KNOB=FACTOR",
                     help="another knob set to FACTOR × the searched value, e.g. "
                     "settle.huangzhuang_dealer=-2 (the 荒庄 payments sum to 0); repeatable")
-    fa.add_argument("--policy", choices=sorted(KERNEL_POLICIES), default="greedy",
-                    help="policy of every seat (default: %(default)s)")
+    fa.add_argument("--policy", type=policy_arg(sorted(KERNEL_POLICIES)), default="greedy",
+                    help="policy of every seat: a bot name or MODULE:ATTR, a batch policy "
+                    "(default: %(default)s)")
     fa.add_argument("--alpha", type=float, default=0.05, metavar="A",
                     help="chance that any side decision of the search is wrong, and 1 − the "
                     "interval's level (default: %(default)s)")
@@ -87,3 +88,4 @@ def add_fair(sub, doc) -> None:
     add_checkpoint(fa)
     B.add_set(fa)
     fa.set_defaults(func=cmd_fair)
+

@@ -8,7 +8,14 @@ from pathlib import Path
 
 from zipai_sim.cli.arena import add_rollout_k
 from zipai_sim.cli.bounds import CliError as _Fail
-from zipai_sim.cli.bounds import Repeatable, add_set, add_thresholds, add_variants, seed_arg
+from zipai_sim.cli.bounds import (
+    Repeatable,
+    add_set,
+    add_thresholds,
+    add_variants,
+    policy_arg,
+    seed_arg,
+)
 from zipai_sim.cli.bounds import at_least_one as _at_least_one
 from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
 from zipai_sim.cli.outputs import check_out, distinct_outputs, partial_path, rows_path, save
@@ -60,6 +67,7 @@ def cmd_balance(a: argparse.Namespace) -> int:
     per = _per(a)
     # every run on the same hands, in lockstep: Ctrl-C stops them all at the same chunk
     pols = a.policy[0] if len(a.policy) == 1 else a.policy  # one for all, or one per seat
+    pols = B.resolve_policy(pols)
     got = hands_runs(runs, a.hands, a.seed, pols, threads=a.threads, engine=a.engine,
                      rows=a.rows, client=a.client, rollout_k=a.rollout_k)
     from zipai_sim.report import combine
@@ -152,11 +160,12 @@ def add_balance_match(sub, _doc, _add_per) -> None:
     ba.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ba.add_argument("--policy", "--policies", dest="policy",
-                    action=Repeatable, nargs="+", choices=POLICY_NAMES,
+                    action=Repeatable, nargs="+", type=policy_arg(POLICY_NAMES),
                     default=["greedy"],
                     metavar="POLICY",
                     help=f"{_names()}: one for every seat, or one per seat from the dealer "
-                    "(seat 0) on (default: greedy; oracle sees every hand: it cheats)")
+                    "(seat 0) on (default: greedy; oracle sees every hand: it cheats); "
+                    "MODULE:ATTR: a batch policy (an outside model on the numba engine)")
     add_rollout_k(ba)
     ba.add_argument("--rows", type=int, default=0, metavar="K",
                     help="keep the first K hands of every chunk (4096 hands) as per-hand rows "

@@ -140,11 +140,31 @@ class BatchTable:
         self.batch = check_count(batch, "batch")
         if self.batch == 0:
             raise ValueError("batch must be at least 1")
-        self.codes, self.caller = _lineup(self.v, seats, bots, hint)
-        self.ask_hu = 1 if ask_hu else 0
-        self.threads = check_threads(threads)
+        codes, caller = _lineup(self.v, seats, bots, hint)
+        self._setup(codes, caller, 1 if ask_hu else 0, check_threads(threads),
+                    weights_for(self.v, codes))
+
+    @classmethod
+    def _for_deals(cls, v, keys: np.ndarray, js: np.ndarray, codes: np.ndarray, caller_seats,
+                   batch: int, threads: int, weights: np.ndarray | None) -> BatchTable:
+        """A table of the given deals (hand ``h``: deal ``js[h]`` of chunk key ``keys[h]``)
+        with kernel ``codes`` (the caller's seats ``caller_seats`` take hint codes), for the
+        studies' chunks (``play.external``)."""
+        t = cls.__new__(cls)
+        t.v, t.n, t.seed, t.first, t.batch = v, len(keys), 0, 0, batch
+        caller = np.zeros(len(codes), bool)
+        caller[list(caller_seats)] = True
+        t._setup(codes, caller, 0, threads, weights_for(v, codes) if weights is None else weights)
+        t._deals = (np.asarray(keys, np.uint64), np.asarray(js, np.int64))
+        return t
+
+    def _setup(self, codes, caller, ask_hu: int, threads: int, weights) -> None:
+        self.codes, self.caller = codes, caller
+        self.ask_hu = ask_hu
+        self.threads = threads
         self.players = self.v.layout.players
-        self._w = weights_for(self.v, self.codes)
+        self._w = weights
+        self._deals = None
         self._cache = OutcomeCache(self.v)
         m = min(self.batch, max(self.n, 1))
         self._decks = np.zeros((m, DECK), np.int8)
@@ -240,12 +260,16 @@ class BatchTable:
             return free
         h = self.first + np.arange(self._next, self._next + k, dtype=np.int64)
         self._next += k
-        chunk = h // DEFAULT_HAND_CHUNK
-        uniq, inv = np.unique(chunk, return_inverse=True)
-        keys = np.concatenate([chunk_keys(self.seed, int(c), 1) for c in uniq])[inv]
         self._hand[free] = h
-        self._keys[free] = keys
-        self._js[free] = h % DEFAULT_HAND_CHUNK
+        if self._deals is not None:
+            self._keys[free] = self._deals[0][h]
+            self._js[free] = self._deals[1][h]
+        else:
+            chunk = h // DEFAULT_HAND_CHUNK
+            uniq, inv = np.unique(chunk, return_inverse=True)
+            self._keys[free] = np.concatenate([chunk_keys(self.seed, int(c), 1)
+                                               for c in uniq])[inv]
+            self._js[free] = h % DEFAULT_HAND_CHUNK
         self._n_answers[free] = 0
         self._started[free] = 0
         decks = np.zeros((k, DECK), np.int8)

@@ -254,13 +254,24 @@ def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
 
 
 def play_chunks(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: np.ndarray,
-                k: int = DEFAULT_K, weights: np.ndarray | None = None) -> None:
+                k: int = DEFAULT_K, weights: np.ndarray | None = None,
+                external: dict | None = None) -> None:
     """Play whole chunks with the bot codes ``codes`` (``play.POLICY_NAMES`` order): the numba
-    ``kernels.play.play_chunks`` unless a seat is ``rollout``, then ``play_rollout``.
+    ``kernels.play.play_chunks`` unless a seat searches (rollout, teacher, search, oracle),
+    then ``play_rollout``; ``external`` ({seat: ``play.external.BatchPolicy``}, the codes of
+    those seats from ``play.external.lineup``): ``play.external.play_external``.
     ``weights``: each seat's learned weights (float64[MAX_SEATS, N_FEAT]); None: the
     variant's (``play.learned.weights_for``)."""
     codes = np.asarray(codes, np.int64)
-    if searching(codes):
+    if external:
+        from zipai_sim.play.external import play_external
+
+        others = np.delete(codes, list(external))
+        if searching(others):
+            raise ValueError("a batch policy plays beside the fast bots only (random, greedy, "
+                             "lookahead, study, learned), not beside a searching seat")
+        play_external(v, keys, sizes, codes, out, external, weights)
+    elif searching(codes):
         play_rollout(v, keys, sizes, codes, out, k, weights)
     else:
         kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out,

@@ -73,7 +73,12 @@ DEFAULT_ARENA_CHUNK = 1 << 12
 
 
 def check_policy(name: object, what: str) -> str:
-    """``name`` if the play kernel knows it, else ValueError naming ``what`` and the choices."""
+    """``name`` if the play kernel knows it (or a ``play.external.BatchPolicy``), else
+    ValueError naming ``what`` and the choices."""
+    from zipai_sim.play.external import BatchPolicy
+
+    if isinstance(name, BatchPolicy):
+        return name
     if not isinstance(name, str) or name not in KERNEL_POLICIES:
         raise ValueError(f"{what} must be one of {', '.join(sorted(KERNEL_POLICIES))}, got "
                          f"{name!r}")
@@ -158,12 +163,13 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
     from zipai_sim.play.learned import weights as learned_weights
     from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 
+    from zipai_sim.play.external import lineup
+
     seats = v.layout.players
-    code_c = KERNEL_POLICIES[challenger]
-    code_b = KERNEL_POLICIES[baseline]
-    games = [np.full(seats, code_b, np.int64) for _ in range(seats + 1)]
+    lineups = [[baseline] * seats for _ in range(seats + 1)]
     for s in range(seats):  # game s: the challenger in seat s; game `seats`: all baseline
-        games[s][s] = code_c
+        lineups[s][s] = challenger
+    games, externals = zip(*(lineup(x) for x in lineups))
     seat_w = [None] * len(games)
     if weights is not None:  # game g < seats: the challenger in seat g, the baseline elsewhere
         for g, codes in enumerate(games):
@@ -178,9 +184,9 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
     def work(first: int, k: int) -> _Tally:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(decks, cs, first, k)
         outs, tally = [], _Tally()
-        for codes, w in zip(games, seat_w):
+        for codes, w, ext in zip(games, seat_w, externals):
             out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-            play_chunks(v, keys, sizes, codes, out, rk, w)
+            play_chunks(v, keys, sizes, codes, out, rk, w, ext)
             outs.append(out)
         for c in range(k):  # chunk order; integer sums: exact, thread-independent
             size = int(sizes[c])
@@ -206,7 +212,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
     """Duplicate match of policy ``challenger`` against ``baseline`` (names in
     ``KERNEL_POLICIES``: "random", "greedy", "lookahead", "rollout", "study", "teacher") on
     ``decks`` decks of
-    ``variant`` (a key, a TOML path, a ``Variant``, or a list of them: one row each, on the
+    ``variant`` (either side may be a ``play.external.BatchPolicy``: an outside model, beside
+    fast bots only) (a key, a TOML path, a ``Variant``, or a list of them: one row each, on the
     same decks where the deal layouts agree) from ``seed``; see the module docstring for the format.
 
     Returns a ``report.ReportFrame`` (a polars DataFrame; in a notebook it shows as ``zipai-sim
@@ -242,6 +249,9 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
 
     check_policy(challenger, "challenger")
     check_policy(baseline, "baseline")
+    from zipai_sim.play.external import policy_name
+
+    cn, bn = policy_name(challenger), policy_name(baseline)
     sides = _side_weights(challenger, challenger_weights, baseline, baseline_weights)
     decks, seed = check_count(decks, "decks"), check_column_seed(seed, "an arena")
     k = check_k(rollout_k)
@@ -267,22 +277,22 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                         identity={"what": "arena", "variants": [v.key for v in vs],
                                   "rules_hash": [v.rules_hash for v in vs],
                                   "thresholds": [v.win.threshold for v in vs],
-                                  "seed": str(seed), "policies": [challenger, baseline],
+                                  "seed": str(seed), "policies": [cn, bn],
                                   **({"weights": [list(x) if x else None for x in sides]}
                                      if sides else {}),
                                   **({"rollout_k": k} if rolls else {})})
     finally:
         numba.set_num_threads(old)
-    rows = [_row(v, t, challenger, baseline, seed, cs) for v, t in zip(vs, got.state)]
+    rows = [_row(v, t, cn, bn, seed, cs) for v, t in zip(vs, got.state)]
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="decks",
                partial=got.partial, n_requested=decks,
                chunk_size=cs, threads=th, workers=got.workers,
                seconds=time.perf_counter() - t0,
-               extra=[f"challenger {challenger} vs baseline {baseline}"
+               extra=[f"challenger {cn} vs baseline {bn}"
                       + (f" (rollout: {k} worlds per candidate answer)" if rolls else ""),
                       "(duplicate: every deck once per challenger seat and once all baseline)"]
-               + cheat_note(challenger, baseline))
+               + cheat_note(cn, bn))
     return ArenaFrame.wrap(pl.DataFrame(rows, schema_overrides={"seed": pl.UInt64}), run,
                            notes=NOTES)
 

@@ -26,6 +26,7 @@ from zipai_sim.studies.arena import cheat_note
 from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.engine import Game
 from zipai_sim.play.payoffs import OutcomeCache, outcome_row
+from zipai_sim.play.external import BatchPolicy, lineup
 from zipai_sim.play.policies import POLICIES, as_policy, is_named
 from zipai_sim.play.trace import hand_result
 from zipai_sim.records.build import kernel_records, reference_hook
@@ -161,12 +162,21 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
             raise ValueError(f"policies must be one of {sorted(POLICIES)} or a list of {seats}, "
                              f"one per seat ({v.key} has {seats} seats: names, or policy objects "
                              f"on the reference engine), got {policies!r}")
-        if engine == "numba" and not all(is_named(x) for x in pols):
+        if engine == "numba" and not all(is_named(x) or isinstance(x, BatchPolicy)
+                                         for x in pols):
             raise ValueError("policies: user policy objects play on the reference engine only "
                              "(engine='reference'); the numba engine knows "
-                             f"{', '.join(sorted(POLICIES))}")
+                             f"{', '.join(sorted(POLICIES))} and batch policies "
+                             "(play.external.BatchPolicy)")
+        if engine == "reference" and any(isinstance(x, BatchPolicy) for x in pols):
+            raise ValueError("policies: a batch policy plays on the numba engine (engine="
+                             "'numba'), the reference engine asks one question at a time")
+        if n_rec and any(isinstance(x, BatchPolicy) for x in pols):
+            raise ValueError("records: hands played by a batch policy are not recorded (its "
+                             "answers live outside the engine); ask for records=0")
         for x in pols:
-            as_policy(x)  # a policy object that fits no protocol fails here, before any hand
+            if not isinstance(x, BatchPolicy):
+                as_policy(x)  # a policy object that fits no protocol fails here, before any hand
         recs: list = []
         pols_of.append(pols)
         recs_of.append(recs)
@@ -176,7 +186,8 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     identity = {"what": "hands", "variants": [v.key for v in variants],
                 "rules_hash": [v.rules_hash for v in variants],
                 "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
-                "policies": [[x if isinstance(x, str) else type(x).__name__ for x in pols]
+                "policies": [[x if isinstance(x, str) else x.name if isinstance(x, BatchPolicy)
+                              else type(x).__name__ for x in pols]
                              for pols in pols_of], "engine": engine, "rows": keep,
                 **({"rollout_k": rk} if rolls else {})}
     t0 = time.perf_counter()
@@ -189,12 +200,13 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     seconds, out = time.perf_counter() - t0, []
     for i, (v, pols, recs, (sums, cells)) in enumerate(zip(variants, pols_of, recs_of,
                                                           run.state)):
-        if engine == "numba":
+        if engine == "numba" and n_rec:
             recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done), rk))
         # the summary shows itself in a notebook as `zipai-sim balance` prints it; a partial
         # run says so in its header, with n = the hands done (as SimResult.report does)
         head = run_fields(v, seed=seed, n=run.done, unit="hands", chunk_size=cs,
-                          policies=pols, engine=engine, partial=run.partial, n_requested=n,
+                          policies=[x.name if isinstance(x, BatchPolicy) else x
+                                    for x in pols], engine=engine, partial=run.partial, n_requested=n,
                           threads=1 if engine == "reference" else th, workers=run.workers)
         head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
         if set(SEARCH_POLICIES) & {x for x in pols if isinstance(x, str)}:
@@ -245,14 +257,14 @@ def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
     from zipai_sim.kernels import play as kp
     from zipai_sim.play.rollout import play_chunks
 
-    codes = np.array([POLICY_NAMES.index(x) for x in pols], np.int64)
+    codes, external = lineup(pols)
     seats = v.layout.players
     cache = OutcomeCache(v)  # chunks repeat outcomes: each distinct one settled once a run
 
     def work(first: int, k: int) -> tuple[Sums, list[np.ndarray]]:
         keys, sizes = chunk_keys(seed, first, k), chunk_sizes(n, cs, first, k)
         out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-        play_chunks(v, keys, sizes, codes, out, rk)
+        play_chunks(v, keys, sizes, codes, out, rk, None, external)
         sums, blocks = Sums(seats), []
         for c in range(k):  # chunk order: sums are exact and thread-independent
             pay, units = add_rows(v, out[c, : sizes[c]], sums, cache)

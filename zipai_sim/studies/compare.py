@@ -147,7 +147,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     import numba
 
     from zipai_sim.kernels import play as kp
-    from zipai_sim.play import policy_codes
+    from zipai_sim.play.external import seat_lineup
 
     settings: list[dict] = []
     if sweep is not None:
@@ -164,8 +164,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     if not (isinstance(alpha, float) and 0 < alpha < 1):
         raise ValueError(f"alpha must be a float in (0, 1), got {alpha!r}")
     seats = vs[0].layout.players
-    codes = policy_codes(policies, seats, vs[0].key)
-    pols = [policies] * seats if isinstance(policies, str) else list(policies)
+    codes, external, pols = seat_lineup(policies, seats, vs[0].key)
     th = check_threads(threads)
     names = metric_names(seats)
     caches = [OutcomeCache(v) for v in vs]
@@ -175,7 +174,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
         outs = []
         for v in vs:
             out = np.zeros((k, int(sizes.max()), kp.N_OUT), np.int64)
-            play_chunks(v, keys, sizes, codes, out)
+            play_chunks(v, keys, sizes, codes, out, external=external)
             outs.append(out)
         t = _Paired(len(vs), len(names))
         for c in range(k):  # chunk order; integer sums: exact, thread-independent

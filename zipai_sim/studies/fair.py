@@ -25,7 +25,8 @@ import numpy as np
 import polars as pl
 
 from zipai_sim.game.variants import Variant, VariantError, load_variant
-from zipai_sim.play import DEFAULT_HAND_CHUNK, policy_codes
+from zipai_sim.play import DEFAULT_HAND_CHUNK
+from zipai_sim.play.external import seat_lineup
 from zipai_sim.play.payoffs import OutcomeCache
 from zipai_sim.play.rollout import play_chunks
 from zipai_sim.report import DEFAULT_SEED, Report, header, sig
@@ -203,8 +204,8 @@ def fair(variant: str | os.PathLike | Variant, knob: str, lo: int, hi: int,
                                                       (max_hands, "max_hands")))
     start, cap = -(-start // cs) * cs, -(-cap // cs) * cs
     th = check_threads(threads)
-    codes = policy_codes(policies, seats, base.key)
-    pols = policies if isinstance(policies, str) else list(policies)
+    codes, external, pols = seat_lineup(policies, seats, base.key)
+    pols = pols if isinstance(policies, (list, tuple)) else pols[0]
     col = names.index(metric)
     runs: dict[int, Variant] = {}
     have: dict[int, np.ndarray] = {}
@@ -232,7 +233,7 @@ def fair(variant: str | os.PathLike | Variant, knob: str, lo: int, hi: int,
                 keys = chunk_keys(seed, c0 + first, k)
                 sizes = np.full(k, cs, np.int64)
                 out = np.zeros((k, cs, kp.N_OUT), np.int64)
-                play_chunks(v, keys, sizes, codes, out)
+                play_chunks(v, keys, sizes, codes, out, external=external)
                 return tuple(hand_metrics(v, out[c], cache)[:, col] for c in range(k))
 
             step = run_batches(n - len(got), cs, 2 * numba.get_num_threads(), work,

@@ -1,0 +1,116 @@
+"""Outside models in the studies (issue 48; ``play.external.BatchPolicy``): a batch policy on
+the numba engine plays the hands a reference-engine policy with the same strategy plays (a
+second opinion: the readable engine asks one question at a time, the table answers batches),
+in ``simulate_hands``, ``arena``, ``compare`` and ``fair``, and through the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import zipai_sim as zs
+from zipai_sim.play import actions as pa
+from zipai_sim.play.external import BatchPolicy
+from zipai_sim.studies.arena import arena
+from zipai_sim.studies.balance import simulate_hands
+
+
+def highest(claim: bool):
+    """A strategy from the mask alone: discard the highest legal kind; 碰 and 吃 (the first
+    option) whenever offered if ``claim``, else pass."""
+    def fn(obs, mask):
+        kinds = np.where(mask[:, :20], np.arange(20), -1).max(axis=1)
+        act = np.where(kinds >= 0, kinds, pa.PASS)
+        if claim:
+            act = np.where(mask[:, pa.PENG], pa.PENG, np.where(mask[:, pa.CHI], pa.CHI, act))
+        return act
+    return BatchPolicy(fn, "highest_claim" if claim else "highest")
+
+
+class Highest:
+    """The same strategy on the reference engine (an observation policy, RULES.md §5)."""
+
+    def __init__(self, claim: bool):
+        self.claim = claim
+
+    def discard(self, obs, options):
+        return max(options)
+
+    def peng(self, obs, card):
+        return self.claim
+
+    def chi(self, obs, card, options):
+        return 0 if self.claim else -1
+
+
+@pytest.mark.parametrize("variant", ["guangxi-81", "changsha-paohuzi", "liuhu-dao"])
+@pytest.mark.parametrize("claim", [False, True])
+def test_a_batch_policy_plays_the_reference_engines_hands(variant, claim):
+    seats = zs.load_variant(variant).layout.players
+    mixed = [highest(claim)] + ["greedy"] * (seats - 1)
+    a = simulate_hands(variant, 120, seed=31, policies=mixed)
+    b = simulate_hands(variant, 120, seed=31, engine="reference",
+                       policies=[Highest(claim)] + ["greedy"] * (seats - 1))
+    assert a.drop("policies", strict=False).equals(b.drop("policies", strict=False)), (a, b)
+
+
+def test_arena_takes_batch_policies():
+    p = highest(True)
+    r = arena("guangxi-81", p, p, 60, seed=32)
+    assert r.select("score_diff", "ci_low", "ci_high").row(0) == (0.0, 0.0, 0.0)
+    r1 = arena("guangxi-81", p, "greedy", 200, seed=33, threads=1)
+    r2 = arena("guangxi-81", p, "greedy", 200, seed=33, threads=2)
+    assert r1["challenger"][0] == "highest_claim"
+    assert r1.select("score_diff", "se_diff").row(0) == r2.select("score_diff", "se_diff").row(0)
+    assert r1["ci_high"][0] < 0  # discarding the highest card loses to greedy
+
+
+def test_compare_and_fair_take_batch_policies():
+    from zipai_sim.studies.compare import compare
+    from zipai_sim.studies.fair import fair
+
+    c = compare("guangxi-81", 300, seed=34, thresholds=[10, 15], policies=highest(False))
+    assert len(c) > 0
+    f = fair("guangxi-81", "win.threshold", 10, 12, "score_seat0=0", seed=35,
+             policies=highest(False), start_hands=4096, max_hands=4096)
+    assert f.policies == "highest" and f.points.height > 0
+
+
+def test_bad_batch_policies_are_named():
+    with pytest.raises(ValueError, match="name"):
+        BatchPolicy(lambda o, m: 0, "greedy")
+    with pytest.raises(TypeError, match="callable"):
+        BatchPolicy(3)
+    bad = BatchPolicy(lambda o, m: np.full(len(o), 999), "wild")
+    with pytest.raises(ValueError, match="action 999 is not legal for hand"):
+        simulate_hands("guangxi-81", 10, seed=36, policies=[bad, "greedy", "greedy"])
+    short = BatchPolicy(lambda o, m: np.zeros(0, int), "short")
+    with pytest.raises(ValueError, match="one action per row"):
+        arena("guangxi-81", short, "greedy", 5, seed=36)
+    with pytest.raises(ValueError, match="beside a searching seat"):
+        simulate_hands("guangxi-81", 4, seed=36, policies=[highest(False), "teacher", "greedy"])
+    with pytest.raises(ValueError, match="reference engine"):
+        simulate_hands("guangxi-81", 4, seed=36, engine="reference",
+                       policies=[highest(False), "greedy", "greedy"])
+
+
+def test_the_command_line_loads_module_attr(tmp_path):
+    (tmp_path / "mybot.py").write_text(textwrap.dedent("""
+        import numpy as np
+        def lowest(obs, mask):
+            return mask.argmax(axis=1)
+    """))
+    cmd = [str(Path(sys.executable).with_name("zipai-sim")), "arena", "--challenger", "mybot:lowest",
+           "--baseline", "greedy", "--decks", "30", "--seed", "37",
+           "--out", str(tmp_path / "a.parquet")]
+    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "| lowest " in r.stdout
+    r = subprocess.run(cmd[:3] + ["nomodule:x"] + cmd[4:], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode != 0 and "cannot import 'nomodule'" in r.stderr
