@@ -14,7 +14,7 @@ from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 NAMES = ["01_tianhu_and_fanxing", "02_variant_balance", "03_win_probability_tables",
-         "04_hand_analysis"]
+         "04_hand_analysis", "05_bring_your_own_model"]
 
 
 def first_output(nb: nbformat.NotebookNode) -> str:
@@ -28,7 +28,7 @@ def errors(nb: nbformat.NotebookNode) -> list[str]:
             for o in c.get("outputs", []) if o.output_type == "error"]
 
 
-def test_the_four_notebooks_are_there():
+def test_the_five_notebooks_are_there():
     assert [p.stem for p in NOTEBOOKS] == NAMES
 
 

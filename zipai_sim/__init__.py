@@ -26,6 +26,8 @@ from zipai_sim.exact.opening import exact_opening
 from zipai_sim.game.cards import CardError, format_hand, parse_hand
 from zipai_sim.game.variants import Variant, VariantError, list_variants, load_variant
 from zipai_sim.pictures import Svg, draw_cards, draw_hand, draw_position
+from zipai_sim.play.batch import BatchTable
+from zipai_sim.play.external import BatchPolicy
 from zipai_sim.play.observation import Observation
 from zipai_sim.records.file import read_record, write_records
 from zipai_sim.records.format import HandRecord, RecordError
@@ -61,6 +63,8 @@ def warmup() -> None:
 
 __all__ = [
     "Analysis",
+    "BatchPolicy",
+    "BatchTable",
     "CardError",
     "CheckpointError",
     "Deal",

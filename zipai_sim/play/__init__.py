@@ -11,6 +11,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
+__all__ = ["BatchPolicy", "BatchTable", "CHEATING_POLICIES", "DEFAULT_HAND_CHUNK", "MATCH_HANDS",
+           "POLICY_NAMES", "SEARCH_POLICIES", "policy_codes"]
+
+
+def __getattr__(name: str):
+    # the batched table imports this module's constants: loaded on first use, not at import
+    if name == "BatchTable":
+        from zipai_sim.play.batch import BatchTable
+        return BatchTable
+    if name == "BatchPolicy":
+        from zipai_sim.play.external import BatchPolicy
+        return BatchPolicy
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 #: the shipped bots the numba engine plays, in the order of their codes (``kernels.play``:
 #: POL_RANDOM = 0, POL_GREEDY = 1, POL_LOOKAHEAD = 2, POL_ROLLOUT = 3, POL_STUDY = 4,
 #: POL_TEACHER = 5, POL_LEARNED = 6, POL_SEARCH = 7, POL_ORACLE = 8; ``play.rollout`` drives
