@@ -159,6 +159,23 @@ def test_search_labels_are_thread_independent():
     assert [w[i] for i, f in enumerate(learned.FEATURES) if f in ("one", "stock")] == [0.0, 0.0]
 
 
+def test_cut_search_labels_are_thread_independent_and_come_from_cut_worlds():
+    """The labels of the cut search (``labels="cut"``: the search's worlds, cut after
+    ``CUT_DRAWS`` draws and valued by the cut value) are the same with one thread or two, are
+    not the whole-hand labels, and spread less within a question than they do: a cut world
+    carries a sixth of a hand's draws, so less of its luck."""
+    from zipai_sim.kernels.play.search import CUT_DRAWS
+    from zipai_sim.studies.train import _search_work
+
+    v = zs.load_variant("guangxi-81")
+    one, two = one_and_two_threads(_search_work(v, tuple(W), 12, 1024, 2, CUT_DRAWS), 0, 2)
+    assert one.n > 50 and np.trace(one.xx) > 0
+    assert (one.xx == two.xx).all() and (one.xy == two.xy).all() and one.yy == two.yy
+    whole = _search_work(v, tuple(W), 12, 1024, 2)(0, 2)
+    assert one.xy.tolist() != whole.xy.tolist() and one.yy != whole.yy
+    assert one.yy < whole.yy  # cut worlds carry less of the hand's luck
+
+
 def test_training_lowers_its_held_out_loss_and_does_not_lose_to_its_start():
     """One round on a small budget: the fit predicts the held-out payments better than the
     starting weights, and the weights it ends with never lose to the start (the fit is kept

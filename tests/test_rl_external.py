@@ -114,3 +114,34 @@ def test_the_command_line_loads_module_attr(tmp_path):
     r = subprocess.run(cmd[:3] + ["nomodule:x"] + cmd[4:], cwd=tmp_path, capture_output=True,
                        text=True, timeout=600)
     assert r.returncode != 0 and "cannot import 'nomodule'" in r.stderr
+
+
+def test_ctrl_c_in_the_model_keeps_the_finished_hands_and_resumes(tmp_path):
+    """A Ctrl-C while the model answers (KeyboardInterrupt raised inside its call) ends the
+    run with the batches finished before it, saved in the checkpoint; the resumed run equals
+    the uninterrupted one, number for number."""
+    from zipai_sim.runs.checkpoint import checkpoint
+
+    inner = highest(True).fn
+    calls = {"n": 0, "stop": None}
+
+    def fn(obs, mask):
+        calls["n"] += 1
+        if calls["stop"] is not None and calls["n"] >= calls["stop"]:
+            raise KeyboardInterrupt
+        return inner(obs, mask)
+
+    model = BatchPolicy(fn, "stoppable")
+    args = dict(n=16_384, seed=38, policies=[model, "greedy", "greedy"], chunk_size=512,
+                threads=1, progress=False)
+    whole = simulate_hands("guangxi-81", **args)
+    calls.update(n=0, stop=calls["n"] // 2)  # half-way through the same run
+    with checkpoint(tmp_path / "c"):
+        cut = simulate_hands("guangxi-81", **args)
+    assert cut.run["partial"] and 0 < cut.run["n"] < 16_384
+    assert len(list((tmp_path / "c").glob("part-*.parquet"))) >= 1
+    calls["stop"] = None
+    with checkpoint(tmp_path / "c", resume=True):
+        again = simulate_hands("guangxi-81", **args)
+    assert again.run["n"] == 16_384 and not again.run["partial"]
+    assert again.drop("policies", strict=False).equals(whole.drop("policies", strict=False))

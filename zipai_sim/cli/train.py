@@ -27,11 +27,17 @@ def cmd_train(a: argparse.Namespace) -> int:
         raise CliError(f"--out {out}: a folder; give a file name (VARIANT.json)")
     if a.labels == "value":
         return _value(a, v, out)
-    r = train(v, a.hands, a.rounds, a.seed, a.arena_decks, progress=None, labels=a.labels,
-              k=a.label_k)
+    start = None
+    if a.start == "shipped":
+        from zipai_sim.play.learned import weights
+
+        start = tuple(float(x) for x in weights(v))
+    r = train(v, a.hands, a.rounds, a.seed, a.arena_decks, start=start, progress=None,
+              labels=a.labels, k=a.label_k)
+    r.start_from = a.start
     unit = v.settle.unit
     lab = {"selfplay": "self-play", "search": f"search labels, {a.label_k} worlds",
-           "duel": "duels"}[a.labels]
+           "cut": f"cut search labels, {a.label_k} worlds", "duel": "duels"}[a.labels]
     print(f"zipai-sim train · {v.key} ({v.rules_hash[:8]}) · seed {a.seed} · {a.hands:,} hands "
           f"a round ({lab}) · arena {a.arena_decks:,} decks · {r.seconds:.0f} s"
           + (" · PARTIAL" if r.partial else ""))
@@ -115,13 +121,18 @@ def add_train(sub, doc) -> None:
     q.add_argument("--labels", choices=(*LABELS, "value"), default=DEFAULT_LABELS,
                    help="what the fit learns from: selfplay (the payment each noted rest hand "
                    "ended with), search (every discard candidate of one searching seat a hand "
-                   "played out in K shared worlds) or duel (each weight stepped up or down, kept "
+                   "played out in K shared worlds), cut (the same in the search's cut worlds, "
+                   "valued by the cut value: an expert-iteration round) or duel (each weight stepped up or down, kept "
                    "when it wins a paired duplicate duel); value: keep the current weights and "
                    "fit the search's cut value to self-play payments under them "
                    "(default: %(default)s)")
     q.add_argument("--label-k", type=int, default=DEFAULT_LABEL_K, metavar="K",
-                   help="worlds a searched question plays each candidate in (--labels search; "
-                   "default: %(default)s)")
+                   help="worlds a searched question plays each candidate in (--labels search, "
+                   "cut; default: %(default)s)")
+    q.add_argument("--start", choices=("start", "shipped"), default="start",
+                   help="the first round's weights: the hand-set START or the variant's weights "
+                   "file (as the learned bot reads it; an iteration round) (default: "
+                   "%(default)s)")
     add_set(q)
     g = q.add_mutually_exclusive_group()
     g.add_argument("--checkpoint", dest="run_checkpoint", type=Path, metavar="DIR", default=None,

@@ -61,12 +61,15 @@ class CenteredSums(Sums):
 
 
 def label_hands(v, decks, keys, js, w, k: int, held: np.ndarray, payoff,
-                sums: CenteredSums) -> None:
+                sums: CenteredSums, cut: int = 0, vw: np.ndarray | None = None) -> None:
     """Play hands ``decks[i]`` (int8[n, 80]; policy streams of deal ``js[i]`` of chunk key
     ``keys[i]``) with one searching seat each, adding every discard question's centred rows to
     ``sums`` (``held[i]``: hand ``i``'s questions are held out). ``w``: the learned weights
     (``N_FEAT`` floats) of every other seat and of every seat in the worlds; ``k`` worlds a
-    question; ``payoff(rows)``: each seat's payment for outcome rows."""
+    question; ``payoff(rows)``: each seat's payment for outcome rows. ``cut`` > 0: each world
+    is the search's (``kernels.play.search``): cut ``cut`` draws on and worth the cut value by
+    ``vw`` (``N_FEAT`` floats, the variant's ``value``) there, settled by the rules when it
+    ends first (the expert-iteration round of issue 47: labels of the cut search)."""
     from zipai_sim.kernels import play as kp
     from zipai_sim.kernels.play import rollout as kr
     from zipai_sim.kernels.play.labels import question_features
@@ -98,11 +101,22 @@ def label_hands(v, decks, keys, js, w, k: int, held: np.ndarray, payoff,
             world = np.tile(np.arange(k, dtype=np.int64), int(ncand.sum()))
             th = owner[cand]
             rows = np.zeros((len(th), kp.N_OUT), np.int64)
-            pol = np.full(len(th), kp.POL_LEARNED, np.int64)
-            kr.playout_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, pol, decks[active],
-                             keys[active], js[active], P, fz, snaps, rows,
-                             min(blocks, len(th)), ws)
+            if cut > 0:
+                from zipai_sim.kernels.play import search as ks
+
+                est = np.zeros(len(th))
+                hit = np.zeros(len(th), np.int64)
+                ks.search_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, codes,
+                                decks[active], keys[active], js[active], P, fz, snaps, rows,
+                                est, hit, min(blocks, len(th)), ws, vw, cut)
+            else:
+                pol = np.full(len(th), kp.POL_LEARNED, np.int64)
+                kr.playout_batch(th, fz[th, kp.FZ_OPTS + slot[cand]], world, pol,
+                                 decks[active], keys[active], js[active], P, fz, snaps, rows,
+                                 min(blocks, len(th)), ws)
+                est = hit = np.zeros(len(th), np.int64)
             gain = payoff(rows)[np.arange(len(th)), fz[th, kp.FZ_SEAT]].astype(np.float64)
+            gain = np.where(hit == 1, est, gain)
             mean = gain.reshape(-1, k).mean(axis=1)  # per candidate, in candidate order
             disc = np.flatnonzero(fz[pend, kp.FZ_KIND] == kp.RO_DISCARD)
             feats = np.zeros((len(disc), kp.MAX_CANDS, kp.N_FEAT))

@@ -45,7 +45,7 @@ DEFAULT_HANDS = 200_000
 DEFAULT_ROUNDS = 4
 DEFAULT_ARENA_DECKS = 4_000
 DEFAULT_LABELS = "selfplay"
-LABELS = ("selfplay", "search", "duel")
+LABELS = ("selfplay", "search", "cut", "duel")
 #: the duel search's step a weight, in its feature's scale (the others, the same for every
 #: answer of a question, never change a choice and are not searched)
 STEPS = {"vw": 0.25, "v1": 0.25, "waits_any": 1.0, "win_waits": 0.5, "waits": 0.2,
@@ -144,14 +144,20 @@ def selfplay_work(v, w: tuple[float, ...], seed: int, hands: int):
     return work
 
 
-def _search_work(v, w: tuple[float, ...], seed: int, hands: int, k: int):
-    """``run_batches`` work of one round of search labels (``studies.expert``)."""
+def _search_work(v, w: tuple[float, ...], seed: int, hands: int, k: int, cut: int = 0):
+    """``run_batches`` work of one round of search labels (``studies.expert``; ``cut`` > 0:
+    the cut search's worlds, valued by the variant's cut value)."""
     from zipai_sim.kernels.deal import DECK
     from zipai_sim.kernels.play import rollout as kr
     from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
     from zipai_sim.studies.expert import CenteredSums, label_hands
 
     cache = OutcomeCache(v)
+    vw = None
+    if cut:
+        from zipai_sim.play.learned import value_weights
+
+        vw = value_weights(v)
 
     def payoff(rows):
         return settle_outcomes(v, rows, cache)[0]
@@ -165,7 +171,7 @@ def _search_work(v, w: tuple[float, ...], seed: int, hands: int, k: int):
         decks = np.zeros((len(hk), DECK), np.int8)
         kr.deal_decks(hk, hj, decks)
         got = CenteredSums()
-        label_hands(v, decks, hk, hj, w, k, held, payoff, got)
+        label_hands(v, decks, hk, hj, w, k, held, payoff, got, cut, vw)
         return got
 
     return work
@@ -204,6 +210,7 @@ class Training:
     seconds: float = 0.0
     labels: str = DEFAULT_LABELS
     k: int = DEFAULT_LABEL_K
+    start_from: str = "start"  # the command's --start: the hand-set START or the shipped file
 
     def meta(self) -> dict:
         """The metadata a weights file keeps (``play.learned.write``)."""
@@ -212,7 +219,8 @@ class Training:
         return {"trained": {
             "command": f"zipai-sim train --variant {self.variant} --seed {self.seed} --hands "
                        f"{self.hands} --rounds {len(self.rounds)} --arena-decks "
-                       f"{self.arena_decks} --labels {self.labels} --label-k {self.k}",
+                       f"{self.arena_decks} --labels {self.labels} --label-k {self.k}"
+                       + (" --start shipped" if self.start_from == "shipped" else ""),
             "seed": self.seed, "hands_per_round": self.hands, "arena_decks": self.arena_decks,
             "labels": self.labels, "label_k": self.k,
             "data": _DATA[self.labels].format(k=self.k),
@@ -228,6 +236,9 @@ _DATA = {
     "selfplay": "self-play returns: every seat learned, the payment of the noting seat",
     "search": "search labels: one searching seat a hand, every discard candidate played out "
               "in the same {k} worlds by learned seats, centred a question",
+    "cut": "cut search labels: one searching seat a hand, every discard candidate played in "
+           "the same {k} worlds by learned seats, each world cut after the search's draws and "
+           "valued by the cut value (settled when it ends first), centred a question",
     "duel": "duel search: each weight moved one step, kept when the moved bot beats the "
             "current one in a duplicate arena (paired 95% interval above 0); no fit, no loss"}
 
@@ -342,7 +353,10 @@ def train(variant, hands: int = DEFAULT_HANDS, rounds: int = DEFAULT_ROUNDS,
         else:
             from zipai_sim.studies.expert import CenteredSums
 
-            work, state = _search_work(v, w, rs, hands, k), CenteredSums()
+            from zipai_sim.kernels.play.search import CUT_DRAWS
+
+            cut = CUT_DRAWS if labels == "cut" else 0
+            work, state = _search_work(v, w, rs, hands, k, cut), CenteredSums()
         got = run_batches(hands, cs, 2, work, lambda s, x: s.merged(x), state, unit="hand",
                           desc=f"{v.key} round {r}", progress=progress,
                           kernels=(record_chunks,),
