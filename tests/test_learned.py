@@ -234,6 +234,6 @@ def test_train_reproduces_the_shipped_weights(variant):
     d = learned.read(learned.shipped_path(variant))
     t = d["trained"]
     r = train(variant, t["hands_per_round"], len(t["rounds"]), t["seed"], t["arena_decks"],
-              labels=t["labels"], k=t["label_k"])
+              start=t.get("start"), labels=t["labels"], k=t["label_k"])
     assert list(r.weights) == d["weights"]
     assert [x.kept for x in r.rounds] == [x["kept"] for x in t["rounds"]]

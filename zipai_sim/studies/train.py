@@ -223,6 +223,8 @@ class Training:
                        + (" --start shipped" if self.start_from == "shipped" else ""),
             "seed": self.seed, "hands_per_round": self.hands, "arena_decks": self.arena_decks,
             "labels": self.labels, "label_k": self.k,
+            # the first round's weights: --start shipped names a file that may change later
+            "start": list(self.rounds[0].start) if self.rounds else list(self.weights),
             "data": _DATA[self.labels].format(k=self.k),
             "partial": self.partial, "seconds": round(self.seconds, 1),
             "held_out_loss": None if last is None else _num(last.loss_fit),
