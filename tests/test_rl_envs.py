@@ -99,3 +99,20 @@ def test_observation_space_holds_every_observation():
             a = int(rng.choice(np.flatnonzero(info["action_mask"])))
             obs, _, done, _, info = e.step(a)
     assert pa.N_ACTIONS == e.action_space.n
+
+
+def test_env_arguments_and_actions_are_checked():
+    g = rl.GymEnv(seed=3)
+    g.reset()
+    for a in (2.7, "a", np.nan):
+        with pytest.raises(ValueError, match="is not an integer"):
+            g.step(a)
+    for seat in (1.5, True, 3):
+        with pytest.raises(ValueError, match="seat must be"):
+            rl.GymEnv(seat=seat)
+    e = rl.env(seed=3)
+    with pytest.raises(ValueError, match="seed"):
+        e.reset(seed=-1)
+    e.reset()  # the bad seed was not kept
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        e.reset(seed=1.7)

@@ -87,8 +87,24 @@ def test_bad_batch_policies_are_named():
     with pytest.raises(TypeError, match="callable"):
         BatchPolicy(3)
     bad = BatchPolicy(lambda o, m: np.full(len(o), 999), "wild")
-    with pytest.raises(ValueError, match="action 999 is not legal for hand"):
+    with pytest.raises(ValueError, match="'wild': action 999 is not legal for question 0 of "
+                                         "the fingerprint probe"):
         simulate_hands("guangxi-81", 10, seed=36, policies=[bad, "greedy", "greedy"])
+    calls = []
+
+    def late(obs, mask):  # legal on the probe, then a masked-out action in play
+        calls.append(1)
+        return mask.argmax(axis=1) if len(calls) == 1 else np.full(len(obs), 69)
+
+    with pytest.raises(ValueError, match=r"'late': action 69 is not legal for hand \d+ "
+                                         r"\(seat 0\): legal actions are \["):
+        simulate_hands("guangxi-81", 10, seed=36, policies=[BatchPolicy(late, "late"), "greedy",
+                                                            "greedy"])
+    for out, what in ((lambda o, m: np.array(["0"] * len(o)), "integer actions, got dtype <U1"),
+                      (lambda o, m: 1 / 0, "failed on a batch of \\d+: ZeroDivisionError"),
+                      (lambda o: o, "failed on a batch of \\d+: TypeError")):
+        with pytest.raises(ValueError, match=what):
+            arena("guangxi-81", BatchPolicy(out, "odd"), "greedy", 5, seed=36)
     short = BatchPolicy(lambda o, m: np.zeros(0, int), "short")
     with pytest.raises(ValueError, match="one action per row"):
         arena("guangxi-81", short, "greedy", 5, seed=36)
@@ -145,3 +161,19 @@ def test_ctrl_c_in_the_model_keeps_the_finished_hands_and_resumes(tmp_path):
         again = simulate_hands("guangxi-81", **args)
     assert again.run["n"] == 16_384 and not again.run["partial"]
     assert again.drop("policies", strict=False).equals(whole.drop("policies", strict=False))
+
+
+def test_a_changed_model_does_not_resume_anothers_checkpoint(tmp_path):
+    """A run's identity names a batch policy by its name and a fingerprint of its answers to a
+    fixed probe, so a checkpoint made by one model is not resumed by another of the same name."""
+    from zipai_sim.runs.checkpoint import CheckpointError, checkpoint
+
+    args = dict(n=4096, seed=39, chunk_size=1024, progress=False)
+    with checkpoint(tmp_path / "c"):
+        simulate_hands("guangxi-81", policies=[highest(False), "greedy", "greedy"], **args)
+    other = BatchPolicy(highest(True).fn, "highest")  # same name, claims: another model
+    with pytest.raises(CheckpointError):
+        with checkpoint(tmp_path / "c", resume=True):
+            simulate_hands("guangxi-81", policies=[other, "greedy", "greedy"], **args)
+    with checkpoint(tmp_path / "c", resume=True):  # the same model resumes
+        simulate_hands("guangxi-81", policies=[highest(False), "greedy", "greedy"], **args)

@@ -316,6 +316,9 @@ def test_bad_actions_are_named_and_change_nothing():
     ({"hands": -1}, "hands"), ({"seats": [3]}, "seats"), ({"seats": "two"}, "seats"),
     ({"bots": "teacher", "seats": [0]}, "seat 1 must be one of"), ({"hint": "oracle"}, "hint"),
     ({"bots": ["greedy"]}, "bots"), ({"batch": 0}, "batch"), ({"seed": -3}, "seed"),
+    ({"seats": [0.5]}, "seats"), ({"seats": "12"}, "seats"), ({"seats": [True]}, "seats"),
+    ({"bots": 5}, "bots"), ({"bots": "nope"}, "seat 0 must be a bot name"),
+    ({"hint": ["greedy"]}, "hint"),
 ])
 def test_bad_tables_are_named(kw, msg):
     with pytest.raises(ValueError, match=msg):
@@ -325,3 +328,32 @@ def test_bad_tables_are_named(kw, msg):
 def test_step_before_reset_is_refused():
     with pytest.raises(RuntimeError, match="reset"):
         BatchTable("guangxi-81", hands=2).step([])
+
+
+def test_huge_actions_and_a_finished_table_are_named():
+    t = BatchTable("guangxi-81", hands=2, seed=22)
+    q = t.reset()
+    with pytest.raises(ValueError, match="not legal for hand 0 .*actions are 0..69"):
+        t.step(np.full(len(q), 2**64 - 1, np.uint64))  # must not wrap round to a legal one
+    while not t.done:
+        q = t.step(q.hint)
+    with pytest.raises(RuntimeError, match="the table is done"):
+        t.step([0])
+
+
+def test_moves_refuses_answers_that_are_not_the_hands():
+    """``moves`` replays a hand from its deal: answers of another hand, cut short, too many or
+    illegal are refused (the kernel would read past them), and so is a hand it never dealt."""
+    t = BatchTable("guangxi-81", hands=6, seed=23)
+    q = t.reset()
+    while not t.done:
+        q = t.step(q.hint)
+    f = t.finished()
+    h, a = int(f.hand[0]), f.answers[0]
+    assert len(t.moves(h, a)) > 0
+    for bad, msg in ((np.full(len(a), 69), "answer 0 .* is not legal"), (a[:-1], "asks more"),
+                     (np.append(a, 0), "ended after"), (a.astype(float), "1-D array of ints")):
+        with pytest.raises(ValueError, match=msg):
+            t.moves(h, bad)
+    with pytest.raises(ValueError, match="not one of this table's hands"):
+        t.moves(10**6, a)

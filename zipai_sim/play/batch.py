@@ -38,6 +38,11 @@ HINT_CODES = {"greedy": kp.POL_ROLLOUT, "study": kp.POL_TEACHER, "learned": kp.P
 DEFAULT_BATCH = 1024
 
 
+def is_int(x: object) -> bool:
+    """An integer that is not a bool (``int`` or a numpy integer)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 @dataclass(frozen=True)
 class Questions:
     """The waiting hands, one row each, in the order their actions are expected.
@@ -76,23 +81,29 @@ class Finished:
 def _lineup(v, seats, bots, hint) -> tuple[np.ndarray, np.ndarray]:
     """(codes int64[players], caller bool[players]) of a table, or ValueError."""
     n = v.layout.players
-    if hint not in HINT_CODES:
+    if not isinstance(hint, str) or hint not in HINT_CODES:
         raise ValueError(f"hint must be one of {sorted(HINT_CODES)}, got {hint!r}")
     if seats is None or (isinstance(seats, str) and seats == "all"):
         seats = range(n)
-    try:
-        mine = sorted({int(s) for s in seats})
-    except (TypeError, ValueError):
-        raise ValueError(f"seats must be seat numbers 0..{n - 1} or 'all', got {seats!r}") from None
-    if not mine or mine[0] < 0 or mine[-1] >= n:
+    given = seats
+    bad = isinstance(seats, str) or not hasattr(seats, "__iter__")
+    seats = [] if bad else list(seats)
+    if bad or not seats or not all(is_int(s) for s in seats):
+        raise ValueError(f"seats must be seat numbers 0..{n - 1} or 'all', got {given!r}")
+    mine = sorted({int(s) for s in seats})
+    if mine[0] < 0 or mine[-1] >= n:
         raise ValueError(f"seats must be seat numbers 0..{n - 1} ({v.key} has {n}), got {seats!r}")
-    names = [bots] * n if isinstance(bots, str) else list(bots)
-    if len(names) != n:
-        raise ValueError(f"bots must be one bot name or {n} of them, got {bots!r}")
+    names = [bots] * n if isinstance(bots, str) else \
+        list(bots) if isinstance(bots, (list, tuple)) else None
+    if names is None or len(names) != n:
+        raise ValueError(f"bots must be one bot name or a list of {n} of them, got {bots!r}")
     for s, b in enumerate(names):
+        if not isinstance(b, str) or b not in POLICY_NAMES:
+            raise ValueError(f"bots: seat {s} must be a bot name ({', '.join(POLICY_NAMES)}), "
+                             f"got {b!r}")
         if s in mine:
             continue
-        if b not in POLICY_NAMES or b in SEARCH_POLICIES:
+        if b in SEARCH_POLICIES:
             fast = [x for x in POLICY_NAMES if x not in SEARCH_POLICIES]
             raise ValueError(f"bots: seat {s} must be one of {fast} (the fast bots the table "
                              f"plays inside the kernel), got {b!r}")
@@ -206,6 +217,8 @@ class BatchTable:
         if not self._reset:
             raise RuntimeError("call reset() before step()")
         slots = self._waiting
+        if self.done and np.size(actions):
+            raise RuntimeError("the table is done: every hand has ended (reset() deals again)")
         act = self._check(actions, slots)
         kind = self._fz[slots, kp.FZ_KIND]
         vals = actions_to_answers(kind, act)
@@ -233,22 +246,63 @@ class BatchTable:
     def moves(self, hand: int, answers: np.ndarray) -> np.ndarray:
         """The move log of finished hand ``hand`` played with its ``answers`` (``Finished``'s):
         int64[n, MOVE_COLS] (``kernels.play`` ``M_*`` columns, ``moves_to_log`` reads it);
-        the same replay the kernel would make from the deal, for checkers and traces."""
+        the same replay the kernel would make from the deal, for checkers and traces. Raises
+        ValueError for a hand this table does not deal, or answers that are not that hand's
+        (each is checked against its question's legal answers, and the hand must end with the
+        last)."""
         h = check_count(hand, "hand")
-        key = chunk_keys(self.seed, h // DEFAULT_HAND_CHUNK, 1)
-        js = np.array([h % DEFAULT_HAND_CHUNK], np.int64)
+        lo = 0 if self._deals is not None else self.first
+        if not lo <= h < lo + self.n:
+            raise ValueError(f"hand {h} is not one of this table's hands ({lo} … {lo + self.n - 1})")
+        a = self._check_answers(h, answers)
+        if self._deals is not None:
+            key, js = self._deals[0][h:h + 1], self._deals[1][h:h + 1]
+        else:
+            key = chunk_keys(self.seed, h // DEFAULT_HAND_CHUNK, 1)
+            js = np.array([h % DEFAULT_HAND_CHUNK], np.int64)
         deck = np.zeros((1, DECK), np.int8)
         kr.deal_decks(key, js, deck)
-        a = np.zeros(kp.MAX_RO, np.int64)
-        a[:len(answers)] = answers
         S = kp.new_scratch()
         S[9][kp.FL_W:kp.FL_W + kp.MAX_SEATS * kp.N_FEAT] = self._w.reshape(-1)
         S[3][kp.I_ASK_HU] = self.ask_hu
         mv = np.empty((kp.MAX_MOVES, kp.MOVE_COLS), np.int64)
         row = np.empty(kp.N_OUT, np.int64)
+        n = len(a)
+        a = np.concatenate([a, np.zeros(kp.MAX_RO - n, np.int64)])
         k = kr.replay_moves(deck[0], key[0], js[0], self.v.params, int(self.v.win.choupai_win),
-                            self.codes, a, len(answers), mv, row, S)
+                            self.codes, a, n, mv, row, S)
         return mv[:k].copy()
+
+    def _check_answers(self, h: int, answers: object) -> np.ndarray:
+        """``answers`` as int64[n] when they play hand ``h`` legally to its end on this table's
+        line-up (one hand replayed through ``step``, which checks each), else ValueError."""
+        a = np.asarray(answers)
+        if a.ndim != 1 or not (a.size == 0 or np.issubdtype(a.dtype, np.integer)):
+            raise ValueError(f"answers must be a 1-D array of ints, got {a.dtype} {a.shape}")
+        if len(a) > kp.MAX_RO:
+            raise ValueError(f"hand {h}: {len(a)} answers, more than a hand asks ({kp.MAX_RO})")
+        t = BatchTable.__new__(BatchTable)
+        t.v, t.n, t.seed, t.first, t.batch = self.v, 1, self.seed, h, 1
+        deals = self._deals
+        t._setup(self.codes, self.caller, self.ask_hu, 1, self._w)
+        if deals is not None:
+            t.first, t._deals = h, deals
+        q = t.reset()
+        for i, x in enumerate(a):
+            if not len(q):
+                raise ValueError(f"hand {h} ended after {i} answers, {len(a)} given")
+            act = answers_to_actions(q.kind, np.array([x], np.int64))
+            try:
+                if actions_to_answers(q.kind, act)[0] != x:  # e.g. 7 for a 碰: no answer
+                    raise ValueError
+                q = t.step(act)
+            except ValueError:
+                raise ValueError(f"answer {i} ({int(x)}) is not legal for hand {h} (seat "
+                                 f"{int(q.seat[0])}, a {('discard', '碰', '吃', '胡')[q.kind[0]]} "
+                                 f"question)") from None
+        if len(q):
+            raise ValueError(f"hand {h} asks more than the {len(a)} answers given")
+        return a.astype(np.int64)
 
     # --- inside ---------------------------------------------------------------------------------
     def _fill(self, slots: np.ndarray) -> np.ndarray:
@@ -329,8 +383,14 @@ class BatchTable:
             bad = ~np.isfinite(a) | (a != np.round(a))
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"action {a[i]!r} for hand {self._hand[slots[i]]} (seat "
+                raise ValueError(f"action {float(a[i])} for hand {self._hand[slots[i]]} (seat "
                                  f"{self._fz[slots[i], kp.FZ_SEAT]}) is not an integer")
+        out = (a < 0) | (a >= N_ACTIONS)  # before the cast: a huge value must not wrap
+        if out.any():
+            i = int(np.flatnonzero(out)[0])
+            x = a[i].item()
+            raise ValueError(f"action {x:g} is not legal for hand {self._hand[slots[i]]} (seat "
+                             f"{self._fz[slots[i], kp.FZ_SEAT]}): actions are 0..{N_ACTIONS - 1}")
         a = a.astype(np.int64)
         q = self._q
         inside = (a >= 0) & (a < N_ACTIONS)

@@ -50,17 +50,97 @@ class BatchPolicy:
             raise ValueError(f"hint must be one of {sorted(HINT_CODES)}, got {hint!r}")
         self.fn, self.name, self.hint = fn, name, hint
         self.code = HINT_CODES[hint]
+        self._ident: str | None = None
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.fn(obs, mask)
+
+    @property
+    def ident(self) -> str:
+        """``NAME#FINGERPRINT``, how a run's identity (checkpoints, resume) names the model:
+        the fingerprint hashes its answers to a fixed probe batch (the questions of
+        ``PROBE_HANDS`` seeded 八一 hands), so a checkpoint made with one model is not resumed
+        with another of the same name (a model whose answers are random never resumes).
+        Computed once per object; raises ValueError as a bad answer in play does."""
+        if self._ident is None:
+            import hashlib
+
+            obs, mask = _probe()
+            act = checked_actions(self, obs, mask, lambda i: f"question {i} of the fingerprint "
+                                                             f"probe")
+            self._ident = f"{self.name}#{hashlib.sha256(act.tobytes()).hexdigest()[:16]}"
+        return self._ident
 
     def __repr__(self) -> str:
         return f"BatchPolicy({self.name!r}, hint={self.hint!r})"
 
 
+#: hands of the fixed probe a batch policy's fingerprint is taken on (``BatchPolicy.ident``)
+PROBE_HANDS = 8
+_PROBE: list = []
+
+
+def _probe() -> tuple[np.ndarray, np.ndarray]:
+    """The probe batch: every question of ``PROBE_HANDS`` 八一 hands of seed 0, greedy at
+    every seat (obs float32[w, OBS_SIZE], mask bool[w, N_ACTIONS]); made once."""
+    if not _PROBE:
+        from zipai_sim.play.batch import BatchTable
+
+        t = BatchTable("guangxi-81", hands=PROBE_HANDS, seed=0, threads=1)
+        obs, mask = [], []
+        q = t.reset()
+        while not t.done:
+            obs.append(q.obs)
+            mask.append(q.mask)
+            q = t.step(q.hint)
+        _PROBE.append((np.concatenate(obs), np.concatenate(mask)))
+    return _PROBE[0]
+
+
+def checked_actions(policy: BatchPolicy, obs: np.ndarray, mask: np.ndarray,
+                    where=None) -> np.ndarray:
+    """``policy``'s actions for a batch (int64[w]), each legal by ``mask``, or ValueError naming
+    the policy, the row (``where(i)``: its hand and seat) and the action (a failing call, a
+    wrong shape or dtype, NaN, a non-integer, an illegal action). ``KeyboardInterrupt`` passes
+    through (Ctrl-C)."""
+    at = where or (lambda i: f"row {i}")
+    try:
+        got = np.asarray(policy(obs, mask))
+    except Exception as e:
+        raise ValueError(f"batch policy {policy.name!r} failed on a batch of {len(obs)}: "
+                         f"{type(e).__name__}: {e}") from e
+    w = len(obs)
+    if got.shape != (w,):
+        raise ValueError(f"batch policy {policy.name!r} must return one action per row, shape "
+                         f"({w},), got shape {got.shape}")
+    kind = got.dtype.kind
+    if kind not in "iuf" or got.dtype == bool:
+        raise ValueError(f"batch policy {policy.name!r} must return integer actions, got dtype "
+                         f"{got.dtype}")
+    if kind == "f":
+        bad = ~np.isfinite(got) | (got != np.round(got))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"batch policy {policy.name!r}: action {float(got[i])} for {at(i)} "
+                             f"is not an integer")
+    ok = (got >= 0) & (got < mask.shape[1])
+    act = np.where(ok, got, 0).astype(np.int64)
+    ok &= mask[np.arange(w), act]
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        raise ValueError(f"batch policy {policy.name!r}: action {got[i].item():g} is not legal "
+                         f"for {at(i)}: legal actions are {np.flatnonzero(mask[i]).tolist()}")
+    return act
+
+
 def policy_name(x: object) -> str:
     """A bot's name or a batch policy's ``name``."""
     return x.name if isinstance(x, BatchPolicy) else str(x)
+
+
+def policy_ident(x: object) -> str:
+    """How a run's identity names a bot: its name, or a batch policy's ``ident``."""
+    return x.ident if isinstance(x, BatchPolicy) else str(x)
 
 
 def lineup(pols: Sequence[object]) -> tuple[np.ndarray, dict[int, BatchPolicy]]:
@@ -94,12 +174,10 @@ def play_external(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out
         for s in seats:
             rows = np.flatnonzero(q.seat == s)
             if rows.size:
-                got = np.asarray(external[int(s)](q.obs[rows], q.mask[rows]))
-                if got.shape != (rows.size,):
-                    raise ValueError(f"batch policy {external[int(s)].name!r} must return one "
-                                     f"action per row ({rows.size},), got shape {got.shape}")
-                act = act.astype(np.result_type(act, got)) if got.dtype.kind == "f" else act
-                act[rows] = got
+                p = external[int(s)]
+                act[rows] = checked_actions(
+                    p, q.obs[rows], q.mask[rows],
+                    lambda i, rows=rows, s=s: f"hand {int(q.hand[rows[i]])} (seat {int(s)})")
         q = t.step(act)
     f = t.finished()
     out[hc[f.hand], hj[f.hand]] = f.rows
@@ -120,6 +198,14 @@ def seat_lineup(policies: object, seats: int, key: str
     return codes, external, [policy_name(x) for x in pols]
 
 
+def lineup_ident(policies: object) -> object:
+    """``policies`` (one or one per seat) as a run's identity holds them: bot names as they
+    are, batch policies by ``ident``."""
+    if isinstance(policies, (list, tuple)):
+        return [policy_ident(x) for x in policies]
+    return policy_ident(policies)
+
+
 def load_batch_policy(spec: str) -> BatchPolicy:
     """The batch policy a command line names as ``MODULE:ATTR`` (``mypkg.bots:model``): the
     attribute, a ``BatchPolicy`` or a callable ``fn(obs, mask)`` (then named ``ATTR``, hint
@@ -136,8 +222,9 @@ def load_batch_policy(spec: str) -> BatchPolicy:
         sys.path.insert(0, "")
     try:
         m = importlib.import_module(mod)
-    except ImportError as e:
-        raise ValueError(f"batch policy {spec!r}: cannot import {mod!r} ({e})") from None
+    except Exception as e:  # a module that fails as it loads: its error, in one line
+        raise ValueError(f"batch policy {spec!r}: cannot import {mod!r} ({type(e).__name__}: "
+                         f"{e})") from None
     x = getattr(m, attr, None)
     if isinstance(x, BatchPolicy):
         return x

@@ -26,7 +26,8 @@ except ImportError as e:  # pragma: no cover - the extra is in the dev group
                       f"(gymnasium and pettingzoo): {e}") from None
 
 from zipai_sim.play.actions import N_ACTIONS, OBS_SIZE
-from zipai_sim.play.batch import BatchTable
+from zipai_sim.play.batch import BatchTable, is_int
+from zipai_sim.runs.chunks import check_seed
 
 __all__ = ["GymEnv", "RawEnv", "env", "raw_env"]
 
@@ -40,6 +41,25 @@ def _spaces() -> tuple:
         "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
     })
     return obs, spaces.Discrete(N_ACTIONS)
+
+
+def _seed(seed: object) -> int:
+    """A reset's seed as an int, or ValueError (an env keeps its old seed then)."""
+    if not is_int(seed):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    return check_seed(int(seed))
+
+
+def _action(action: object, q) -> int:
+    """An AEC/Gym step's action as an int, or ValueError naming the hand and seat."""
+    a = np.asarray(action)
+    x = a.reshape(()).item() if a.size == 1 else None
+    if isinstance(x, float) and np.isfinite(x) and x == round(x):
+        x = int(x)
+    if not is_int(x):
+        raise ValueError(f"action {action!r} for hand {int(q.hand[0])} (seat {int(q.seat[0])}) "
+                         f"is not an integer 0..{N_ACTIONS - 1}")
+    return int(x)
 
 
 def _render(table: BatchTable, q) -> str:
@@ -87,7 +107,7 @@ class RawEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seed, self._episode = int(seed), 0
+            self._seed, self._episode = _seed(seed), 0
         self._table = BatchTable(self.v, hands=1, first=self._episode, seed=self._seed,
                                  batch=1, hint=self._hint, ask_hu=self._ask_hu, threads=1)
         self._episode += 1
@@ -129,10 +149,8 @@ class RawEnv(AECEnv):
             return
         self._cumulative_rewards[a] = 0.0
         self._clear_rewards()
-        self._take(self._table.step(np.array([action]).reshape(1)))
+        self._take(self._table.step(np.array([_action(action, self._q)])))
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -177,12 +195,15 @@ class GymEnv(gymnasium.Env):
                  render_mode: str | None = None) -> None:
         from zipai_sim.game.variants import load_variant
 
+        n = load_variant(variant).layout.players
+        if not is_int(seat) or not 0 <= seat < n:
+            raise ValueError(f"seat must be a seat number 0..{n - 1}, got {seat!r}")
         if illegal not in ("end", "raise"):
             raise ValueError(f"illegal must be 'end' or 'raise', got {illegal!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.v = load_variant(variant)
-        self.seat, self.bots, self.hint, self.ask_hu = seat, bots, hint, ask_hu
+        self.seat, self.bots, self.hint, self.ask_hu = int(seat), bots, hint, ask_hu
         self.illegal, self.illegal_reward = illegal, float(illegal_reward)
         self.render_mode = render_mode
         self._seed, self._episode = seed, 0
@@ -195,9 +216,9 @@ class GymEnv(gymnasium.Env):
                           threads=1)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
         if seed is not None:
-            self._seed, self._episode = int(seed), 0
+            self._seed, self._episode = _seed(seed), 0
+        super().reset(seed=seed)
         self._table = self._make(self._episode)
         self._episode += 1
         q = self._table.reset()
@@ -218,7 +239,7 @@ class GymEnv(gymnasium.Env):
     def _info(self) -> dict:
         q = self._q
         if not len(q):
-            return {"action_mask": np.zeros(N_ACTIONS, np.int8)}
+            return {"action_mask": np.zeros(N_ACTIONS, np.int8), "hand": self._hand}
         return {"action_mask": q.mask[0].astype(np.int8), "hint": int(q.hint[0]),
                 "hand": int(q.hand[0])}
 
@@ -229,11 +250,12 @@ class GymEnv(gymnasium.Env):
     def step(self, action):
         if not len(self._q):
             raise RuntimeError("the episode is over: call reset()")
-        a = int(np.asarray(action).reshape(()))
+        a = _action(action, self._q)
+        self._hand = int(self._q.hand[0])
         if self.illegal == "end" and not (0 <= a < N_ACTIONS and self._q.mask[0, a]):
             self._q = self._q.__class__(*(x[:0] for x in vars(self._q).values()))
             return self._obs(), self.illegal_reward, True, False, {
-                "action_mask": np.zeros(N_ACTIONS, np.int8), "illegal": True}
+                "action_mask": np.zeros(N_ACTIONS, np.int8), "illegal": True, "hand": self._hand}
         self._q = self._table.step(np.array([a]))
         if len(self._q):
             return self._obs(), 0.0, False, False, self._info()

@@ -249,7 +249,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
 
     check_policy(challenger, "challenger")
     check_policy(baseline, "baseline")
-    from zipai_sim.play.external import policy_name
+    from zipai_sim.play.external import policy_ident, policy_name
 
     cn, bn = policy_name(challenger), policy_name(baseline)
     sides = _side_weights(challenger, challenger_weights, baseline, baseline_weights)
@@ -277,7 +277,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                         identity={"what": "arena", "variants": [v.key for v in vs],
                                   "rules_hash": [v.rules_hash for v in vs],
                                   "thresholds": [v.win.threshold for v in vs],
-                                  "seed": str(seed), "policies": [cn, bn],
+                                  "seed": str(seed), "policies": [policy_ident(challenger), policy_ident(baseline)],
                                   **({"weights": [list(x) if x else None for x in sides]}
                                      if sides else {}),
                                   **({"rollout_k": k} if rolls else {})})

@@ -155,7 +155,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     pols_of, recs_of, parts = [], [], []
     for v in variants:
         seats = v.layout.players
-        pols = [policies] * seats if isinstance(policies, str) else \
+        pols = [policies] * seats if isinstance(policies, (str, BatchPolicy)) else \
             list(policies) if isinstance(policies, (list, tuple)) else None
         if (pols is None or len(pols) != seats
                 or any(isinstance(x, str) and x not in POLICIES for x in pols)):
@@ -186,7 +186,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     identity = {"what": "hands", "variants": [v.key for v in variants],
                 "rules_hash": [v.rules_hash for v in variants],
                 "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
-                "policies": [[x if isinstance(x, str) else x.name if isinstance(x, BatchPolicy)
+                "policies": [[x if isinstance(x, str) else x.ident if isinstance(x, BatchPolicy)
                               else type(x).__name__ for x in pols]
                              for pols in pols_of], "engine": engine, "rows": keep,
                 **({"rollout_k": rk} if rolls else {})}

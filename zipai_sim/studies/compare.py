@@ -147,7 +147,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     import numba
 
     from zipai_sim.kernels import play as kp
-    from zipai_sim.play.external import seat_lineup
+    from zipai_sim.play.external import lineup_ident, seat_lineup
 
     settings: list[dict] = []
     if sweep is not None:
@@ -198,7 +198,8 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
                           identity={"what": "compare", "variants": [v.key for v in vs],
                                     "rules_hash": [v.rules_hash for v in vs],
                                     "thresholds": [v.win.threshold for v in vs],
-                                    "seed": str(seed), "policies": pols})
+                                    "seed": str(seed),
+                                    "policies": lineup_ident(policies)})
     finally:
         numba.set_num_threads(old)
     units = sorted({v.settle.unit for v in vs})

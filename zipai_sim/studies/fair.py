@@ -26,7 +26,7 @@ import polars as pl
 
 from zipai_sim.game.variants import Variant, VariantError, load_variant
 from zipai_sim.play import DEFAULT_HAND_CHUNK
-from zipai_sim.play.external import seat_lineup
+from zipai_sim.play.external import lineup_ident, seat_lineup
 from zipai_sim.play.payoffs import OutcomeCache
 from zipai_sim.play.rollout import play_chunks
 from zipai_sim.report import DEFAULT_SEED, Report, header, sig
@@ -240,7 +240,8 @@ def fair(variant: str | os.PathLike | Variant, knob: str, lo: int, hi: int,
                                lambda s, t: s + t, (), unit="hand", progress=progress,
                                desc=f"{knob}={x}", kernels=(kp.play_chunks,), client=client,
                                identity={"what": "fair", "rules_hash": v.rules_hash,
-                                         "seed": str(seed), "policies": pols,
+                                         "seed": str(seed),
+                                         "policies": lineup_ident(policies),
                                          "metric": metric, "first_chunk": c0})
             got = np.concatenate([got, *step.state])
             have[x] = got
