@@ -177,3 +177,21 @@ def test_a_changed_model_does_not_resume_anothers_checkpoint(tmp_path):
             simulate_hands("guangxi-81", policies=[other, "greedy", "greedy"], **args)
     with checkpoint(tmp_path / "c", resume=True):  # the same model resumes
         simulate_hands("guangxi-81", policies=[highest(False), "greedy", "greedy"], **args)
+
+
+def test_a_batch_policys_hands_are_recorded_replayed_and_analysed():
+    """``records=`` with a batch policy: each record is the hand the reference engine plays
+    with the same strategy as an observation policy (move for move, the same settlement), it
+    replays by the rules, and ``analyze`` values its decisions."""
+    _, got = simulate_hands("guangxi-81", 300, seed=40, records=6, progress=False,
+                            policies=[highest(True), "greedy", "greedy"])
+    _, want = simulate_hands("guangxi-81", 300, seed=40, records=6, progress=False,
+                             engine="reference", policies=[Highest(True), "greedy", "greedy"])
+    assert len(got) == len(want) == 6
+    for g, w in zip(got, want):
+        assert [e for _, e in g.moves()] == [e for _, e in w.moves()]
+        assert g.settlement == w.settlement
+        assert g.header["policies"] == ["highest_claim", "greedy", "greedy"]
+        zs.replay_record(g)  # raises on any move the rules do not allow
+    a = zs.analyze(got[0], seat=0, worlds=4)
+    assert len(a.table()) > 0

@@ -158,13 +158,23 @@ def play_external(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out
     ``c`` (key ``keys[c]``, ``sizes[c]`` deals) into ``out[c, j]`` (int64[m, ≥ max(sizes),
     N_OUT]); seat ``s`` in ``external`` answers through ``external[s]``, the others play their
     kernel code. Raises ValueError (naming the hand, seat and action) for a bad answer."""
+    hk = np.repeat(np.asarray(keys, np.uint64), sizes)
+    hc = np.repeat(np.arange(len(sizes)), sizes)
+    hj = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else hc
+    f, _ = play_deals(v, hk, hj, codes, external, weights, threads)
+    out[hc[f.hand], hj[f.hand]] = f.rows
+
+
+def play_deals(v, hk: np.ndarray, hj: np.ndarray, codes: np.ndarray,
+               external: dict[int, BatchPolicy], weights: np.ndarray | None = None,
+               threads: int | None = None):
+    """Play hand ``h`` = deal ``hj[h]`` of chunk key ``hk[h]`` for every ``h``, the seats in
+    ``external`` answered by their batch policies: ``(Finished, table)``, the table
+    (``play.batch.BatchTable``) for ``moves``."""
     import numba
 
     from zipai_sim.play.batch import BatchTable
 
-    hk = np.repeat(np.asarray(keys, np.uint64), sizes)
-    hc = np.repeat(np.arange(len(sizes)), sizes)
-    hj = np.concatenate([np.arange(s, dtype=np.int64) for s in sizes]) if len(sizes) else hc
     t = BatchTable._for_deals(v, hk, hj, np.asarray(codes, np.int64), sorted(external),
                               EXTERNAL_BATCH, threads or numba.get_num_threads(), weights)
     q = t.reset()
@@ -179,8 +189,7 @@ def play_external(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out
                     p, q.obs[rows], q.mask[rows],
                     lambda i, rows=rows, s=s: f"hand {int(q.hand[rows[i]])} (seat {int(s)})")
         q = t.step(act)
-    f = t.finished()
-    out[hc[f.hand], hj[f.hand]] = f.rows
+    return t.finished(), t
 
 
 def seat_lineup(policies: object, seats: int, key: str

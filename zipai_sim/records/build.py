@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from zipai_sim.game import params as p
 from zipai_sim.game.cards import card_name
 from zipai_sim.game.hand_result import Settlement
@@ -295,4 +297,35 @@ def kernel_records(v: Variant, seed: int, chunk_size: int, policies: Sequence[st
         moves, row = play_one(v, deck, codes, key, j, scratch, rollout_k)
         recs.append(record_from_kernel(v, deck, moves, row, seed=seed, deal=i,
                                        chunk_size=chunk_size, policies=policies))
+    return recs
+
+
+def external_records(v: Variant, seed: int, chunk_size: int, policies: Sequence[object],
+                     limit: int) -> list[HandRecord]:
+    """Records of the first ``limit`` hands of a ``simulate_hands`` run whose line-up has batch
+    policies (``play.external.BatchPolicy``): the hands played again on the batched table,
+    the policies answering as in the run (a deterministic model answers the same), each hand's
+    moves rebuilt from its deal and answers (``BatchTable.moves``, which checks them). The
+    record names a batch policy by its ``name``; ``record.replay()`` checks the moves against
+    the rules as for every record."""
+    from zipai_sim.game.reference import shuffled_deck
+    from zipai_sim.play.external import lineup, play_deals, policy_name
+    from zipai_sim.runs.chunks import chunk_keys
+
+    if limit <= 0:
+        return []
+    codes, external = lineup(policies)
+    h = np.arange(limit, dtype=np.int64)
+    keys = chunk_keys(seed, 0, int(h[-1] // chunk_size) + 1)
+    hk, hj = keys[h // chunk_size], h % chunk_size
+    f, table = play_deals(v, hk, hj, codes, external)
+    names = [policy_name(x) for x in policies]
+    order = np.argsort(f.hand)
+    recs = []
+    for i in order:
+        d = int(f.hand[i])
+        deck = shuffled_deck(int(hk[d]), int(hj[d]))
+        moves = table.moves(d, f.answers[i])
+        recs.append(record_from_kernel(v, deck, moves, f.rows[i], seed=seed, deal=d,
+                                       chunk_size=chunk_size, policies=names))
     return recs

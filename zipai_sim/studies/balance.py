@@ -29,7 +29,7 @@ from zipai_sim.play.payoffs import OutcomeCache, outcome_row
 from zipai_sim.play.external import BatchPolicy, lineup
 from zipai_sim.play.policies import POLICIES, as_policy, is_named
 from zipai_sim.play.trace import hand_result
-from zipai_sim.records.build import kernel_records, reference_hook
+from zipai_sim.records.build import external_records, kernel_records, reference_hook
 from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
 from zipai_sim.runs.chunks import (
     check_chunk_size,
@@ -171,9 +171,6 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         if engine == "reference" and any(isinstance(x, BatchPolicy) for x in pols):
             raise ValueError("policies: a batch policy plays on the numba engine (engine="
                              "'numba'), the reference engine asks one question at a time")
-        if n_rec and any(isinstance(x, BatchPolicy) for x in pols):
-            raise ValueError("records: hands played by a batch policy are not recorded (its "
-                             "answers live outside the engine); ask for records=0")
         for x in pols:
             if not isinstance(x, BatchPolicy):
                 as_policy(x)  # a policy object that fits no protocol fails here, before any hand
@@ -200,7 +197,9 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
     seconds, out = time.perf_counter() - t0, []
     for i, (v, pols, recs, (sums, cells)) in enumerate(zip(variants, pols_of, recs_of,
                                                           run.state)):
-        if engine == "numba" and n_rec:
+        if engine == "numba" and n_rec and any(isinstance(x, BatchPolicy) for x in pols):
+            recs.extend(external_records(v, seed, cs, pols, min(n_rec, run.done)))
+        elif engine == "numba" and n_rec:
             recs.extend(kernel_records(v, seed, cs, pols, min(n_rec, run.done), rk))
         # the summary shows itself in a notebook as `zipai-sim balance` prints it; a partial
         # run says so in its header, with n = the hands done (as SimResult.report does)
