@@ -4,7 +4,7 @@
     uv run python benchmarks/headline.py --balance results/balance-*.parquet  # `zipai-sim balance`
 
 Deal rates are per 10,000 deals with their Wilson 95% interval; 翻信 is a mean ± its standard
-error. Balance rates are percentages of hands with their Wilson 95% interval, the dealer edge is
+error. Balance rates (one row per variant and the bot every seat played) are percentages of hands with their Wilson 95% interval, the dealer edge is
 seat 0's mean settled score per hand (variant's unit) ± SE. Seeds and counts come from each
 file's metadata.
 """
@@ -69,13 +69,15 @@ def mean_pm(row: dict, signed: bool = False) -> str:
 
 def balance(paths: list[str]) -> None:
     """One row per variant of `zipai-sim balance` results."""
-    head = ["variant", "hands", "荒庄 %", "dealer win %", "seat 1 win %", "seat 2 win %",
+    head = ["variant", "bot", "hands", "荒庄 %", "dealer win %", "seat 1 win %", "seat 2 win %",
             "seat 3 win %", "dealer edge (units/hand)", "自摸 % of wins", "天胡 per 10k",
             "地胡 per 10k", "海底 per 10k", "翻信 per win", "翻信 share of win units",
             "draws/hand"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for path in paths:
+        if path.endswith(".rows.parquet"):  # `--rows K`'s per-hand file, matched by the same glob
+            continue
         meta = read_metadata(path)
         d = pl.read_parquet(path)
         if "threshold" not in d.columns:
@@ -93,7 +95,8 @@ def balance(paths: list[str]) -> None:
             share = by.get(("fanxing_share_of_win_units", None))
             on = bool(share and share["rate"])
             name = f"`{v}` at {th}" if sweep else f"`{v}`"
-            cells = [name, f"{int(meta['hands']):,}", pct(by[("huangzhuang", None)])]
+            cells = [name, meta.get("policy", "greedy"), f"{int(meta['hands']):,}",
+                     pct(by[("huangzhuang", None)])]
             cells += [pct(r) for r in wins] + [""] * (4 - len(wins))
             cells += [mean_pm(by[("score", 0)], signed=True),
                       pct(dict(rate=zimo / nwin, ci_low=lo, ci_high=hi)),
