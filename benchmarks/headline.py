@@ -4,8 +4,9 @@
     uv run python benchmarks/headline.py --balance results/balance-*.parquet  # `zipai-sim balance`
 
 Deal rates are per 10,000 deals with their Wilson 95% interval; 翻信 is a mean ± its standard
-error. Balance rates (one row per variant and the bot every seat played) are percentages of hands with their Wilson 95% interval, the dealer edge is
-seat 0's mean settled score per hand (variant's unit) ± SE. Seeds and counts come from each
+error. Balance rates (one row per variant, with the bot every seat played) are percentages of
+hands with their Wilson 95% interval, the dealer edge is seat 0's mean settled score per hand
+(variant's unit) ± SE. Seeds and counts come from each
 file's metadata.
 """
 
@@ -68,7 +69,9 @@ def mean_pm(row: dict, signed: bool = False) -> str:
 
 
 def balance(paths: list[str]) -> None:
-    """One row per variant of `zipai-sim balance` results."""
+    """Print one Markdown row per variant (and threshold, in a sweep) of `zipai-sim balance`
+    result files, naming the bot from each file's metadata; `--rows K` per-hand files are
+    skipped. Raises KeyError when a file is not a balance summary."""
     head = ["variant", "bot", "hands", "荒庄 %", "dealer win %", "seat 1 win %", "seat 2 win %",
             "seat 3 win %", "dealer edge (units/hand)", "自摸 % of wins", "天胡 per 10k",
             "地胡 per 10k", "海底 per 10k", "翻信 per win", "翻信 share of win units",

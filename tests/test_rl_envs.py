@@ -20,9 +20,15 @@ from pettingzoo.test import api_test  # noqa: E402
 from zipai_sim import rl  # noqa: E402
 
 
-@pytest.mark.parametrize("variant", ["guangxi-81", "liuhu-dao"])
-def test_pettingzoo_api_test_passes(variant):
-    api_test(rl.env(variant=variant, seed=3), num_cycles=300, verbose_progress=False)
+@pytest.mark.parametrize("variant, seats", [("guangxi-81", 3), ("liuhu-dao", 4)])
+def test_pettingzoo_api_test_passes(variant, seats):
+    """api_test raises on any breach of the AEC contract. Beside it, the agents are the
+    variant's seats (RULES.md §2: 八一 is played by 3, 六胡倒 by 4) and every agent's action
+    space is the documented 70: 20 discards, 碰, 胡, pass and 47 吃 options."""
+    e = rl.env(variant=variant, seed=3)
+    api_test(e, num_cycles=300, verbose_progress=False)
+    assert e.possible_agents == [f"seat_{s}" for s in range(seats)]
+    assert all(e.action_space(a).n == 20 + 3 + 47 for a in e.possible_agents)
 
 
 def test_gymnasium_check_env_passes():

@@ -207,11 +207,14 @@ def seat_lineup(policies: object, seats: int, key: str
     return codes, external, [policy_name(x) for x in pols]
 
 
-def lineup_ident(policies: object) -> object:
+def lineup_ident(policies: object, seats: int | None = None) -> object:
     """``policies`` (one or one per seat) as a run's identity holds them: bot names as they
-    are, batch policies by ``ident``."""
+    are, batch policies by ``ident``. With ``seats``, one policy is spelt out once per seat
+    (the form compare's checkpoints have always stored); without it, it stays one."""
     if isinstance(policies, (list, tuple)):
         return [policy_ident(x) for x in policies]
+    if seats is not None:
+        return [policy_ident(policies)] * seats
     return policy_ident(policies)
 
 

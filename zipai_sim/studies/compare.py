@@ -199,9 +199,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
                                     "rules_hash": [v.rules_hash for v in vs],
                                     "thresholds": [v.win.threshold for v in vs],
                                     "seed": str(seed),
-                                    "policies": lineup_ident(
-                                        policies if isinstance(policies, (list, tuple))
-                                        else [policies] * seats)})
+                                    "policies": lineup_ident(policies, seats)})
     finally:
         numba.set_num_threads(old)
     units = sorted({v.settle.unit for v in vs})
