@@ -352,7 +352,7 @@ def bench_play(b: Bench, sz: dict, P: tuple) -> None:
     from zipai_sim.kernels import play as kp
     from zipai_sim.play.engine import Game
     from zipai_sim.play.policies import POLICIES
-    from zipai_sim.play.rollout import play_chunks
+    from zipai_sim.play.chunks import play_chunks
     from zipai_sim.runs.chunks import chunk_sizes
 
     for key in zs.list_variants():

@@ -1,7 +1,7 @@
 """Speed of the issue-39 and issue-47 bots: hands/s of whole hands on 2 threads, every variant,
 in one run.
 
-Rows (``play.rollout.play_chunks``: deal, play, outcome rows; no settlement):
+Rows (``play.chunks.play_chunks``: deal, play, outcome rows; no settlement):
 
 - ``lookahead``, ``study`` and ``learned`` (the shipped weights), every seat that bot (the aim
   of study and learned: ≥ 1,000 hands/s with every seat playing it in the 3-player variants);
@@ -27,7 +27,7 @@ from results import run_line, write_results  # benchmarks/results.py, beside thi
 
 import zipai_sim as zs
 from zipai_sim.kernels import play as kp
-from zipai_sim.play.rollout import play_chunks
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 
 SEED = 20261204

@@ -8,7 +8,7 @@ variants):
   each row's legal mask (``np.where(mask, score, -1).argmax(axis=1)``); decisions/s counts the
   answers given, hands/s the hands finished;
 - ``kernel greedy``: the numba kernel playing every seat greedy itself on the same decks
-  (``play.rollout.play_chunks``), and the table's hands/s as a share of it;
+  (``play.chunks.play_chunks``), and the table's hands/s as a share of it;
 - memory: the process's peak resident set after the first and after all the table's hands
   (flat when the table holds only its batch).
 
@@ -31,7 +31,7 @@ import zipai_sim as zs
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.actions import N_ACTIONS
 from zipai_sim.play.batch import BatchTable
-from zipai_sim.play.rollout import play_chunks
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 
 SEED = 20261206

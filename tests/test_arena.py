@@ -164,6 +164,18 @@ def test_cli_prints_and_writes(tmp_path, capsys):
     assert meta["rules_hashes"] == ",".join(df["rules_hash"])
 
 
+def test_cli_chunk_size(tmp_path, capsys):
+    """``--chunk-size`` reaches the run (its chunks, its streams) and the file's metadata."""
+    path = tmp_path / "a.parquet"
+    code, out, err = _cli(["arena", "--challenger", "greedy", "--baseline", "random", "--decks",
+                           "60", "--seed", "5", "--chunk-size", "16", "--out", str(path)], capsys)
+    assert code == 0, err
+    assert "chunk 16" in out
+    same = zs.arena("guangxi-81", "greedy", "random", 60, seed=5, chunk_size=16)
+    assert pl.read_parquet(path).equals(pl.DataFrame(same))
+    assert read_metadata(path)["chunk_size"] == "16"
+
+
 @pytest.mark.parametrize("argv, flag", [
     (["--challenger", "mcts", "--baseline", "greedy"], "--challenger"),
     (["--challenger", "rollout", "--baseline", "greedy", "--rollout-k", "0"], "--rollout-k"),
@@ -173,6 +185,7 @@ def test_cli_prints_and_writes(tmp_path, capsys):
     (["--challenger", "greedy", "--baseline", "random", "--decks", "0"], "--decks"),
     (["--challenger", "greedy", "--baseline", "random", "--decks", str(10**11)], "--decks"),
     (["--challenger", "greedy", "--baseline", "random", "--threads", "0"], "--threads"),
+    (["--challenger", "greedy", "--baseline", "random", "--chunk-size", "0"], "--chunk-size"),
     (["--challenger", "greedy", "--baseline", "random", "--variant", "guangxi-81", "--variant",
       "guangxi-81"], "guangxi-81 at threshold 15 is asked for twice"),
 ])

@@ -10,7 +10,7 @@ import pytest
 import zipai_sim as zs
 from zipai_sim.kernels import play as kp
 from zipai_sim.play import actions as pa
-from zipai_sim.play.rollout import play_chunks
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.runs.chunks import chunk_keys
 
 pytest.importorskip("pettingzoo")

@@ -32,7 +32,8 @@ from zipai_sim.play import actions as pa
 from zipai_sim.play.batch import BatchTable
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy
-from zipai_sim.play.rollout import empty_snaps, play_chunks
+from zipai_sim.play.chunks import play_chunks
+from zipai_sim.play.rollout import empty_snaps
 from zipai_sim.runs.chunks import chunk_keys
 
 VARIANTS = zs.list_variants()

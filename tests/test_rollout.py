@@ -25,6 +25,7 @@ from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.play.rollout import survivors, world_stages
 from zipai_sim.play import rollout as pr
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.play.bots_rollout import DISCARD, RolloutPolicy, TeacherPolicy, world
 from zipai_sim.play.engine import Game
 from zipai_sim.play.payoffs import outcome_row
@@ -124,7 +125,7 @@ def test_batches_threads_and_groups_change_nothing(monkeypatch, codes):
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         try:
             out = np.zeros((2, 5, kp.N_OUT), np.int64)
-            pr.play_chunks(v, keys, sizes, codes, out, 4)
+            play_chunks(v, keys, sizes, codes, out, 4)
         finally:
             numba.set_num_threads(old)
         runs.append(out)

@@ -14,7 +14,7 @@ import random
 import numba
 import numpy as np
 import pytest
-from test_rollout import KEY, _Probe, check_world
+from test_rollout import KEY, _Probe
 from test_rollout import LINEUPS as ROLLOUT_LINEUPS
 
 import zipai_sim as zs
@@ -23,6 +23,7 @@ from zipai_sim.kernels import play as kp
 from zipai_sim.play import POLICY_NAMES
 from zipai_sim.play import learned as pl
 from zipai_sim.play import rollout as pr
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.play.bots_learned import LearnedPolicy
 from zipai_sim.play.bots_rollout import SearchPolicy, oracle_world
 from zipai_sim.play.engine import Game
@@ -85,7 +86,7 @@ def test_search_batches_threads_and_groups_change_nothing(monkeypatch):
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         try:
             out = np.zeros((2, 4, kp.N_OUT), np.int64)
-            pr.play_chunks(v, keys, sizes, codes, out, 4)
+            play_chunks(v, keys, sizes, codes, out, 4)
         finally:
             numba.set_num_threads(old)
         runs.append(out)

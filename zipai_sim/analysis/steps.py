@@ -5,10 +5,13 @@ question, the card on offer marked) with its answers' values; the win-chance cur
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from zipai_sim.analysis.hand import Analysis, Decision
 from zipai_sim.game.cards import card_name
 from zipai_sim.game.sections import UNIT_NAMES
+
+if TYPE_CHECKING:  # annotations only: ``Analysis.to_html`` calls down into this module
+    from zipai_sim.analysis.hand import Analysis, Decision
 
 _ASK = {"zh": {"discard": "打哪张", "peng": "碰 {c}?", "chi": "吃 {c}?", "hu": "胡 {c}?"},
         "en": {"discard": "which discard", "peng": "peng {c}?", "chi": "chi {c}?",

@@ -86,10 +86,19 @@ def cmd_analyze(a: argparse.Namespace) -> int:
     return 130 if an.partial else 0
 
 
+#: ``analysis.hand.DEFAULT_WORLDS`` and ``DEFAULT_POLICY``, spelt out: analysis imports numba,
+#: and --help must not (tests/test_imports.py checks they agree)
+DEFAULT_WORLDS = 64
+DEFAULT_POLICY = "study"
+
+
 def add_analyze(sub, doc) -> None:
     """The ``analyze`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
-    from zipai_sim.analysis.hand import DEFAULT_POLICY, DEFAULT_WORLDS, PLAYOUT_POLICIES
+    from zipai_sim.play import POLICY_NAMES, SEARCH_POLICIES
     from zipai_sim.report import DEFAULT_SEED
+
+    # analysis.hand's PLAYOUT_POLICIES, made from the light bot table: analysis pulls numba
+    playout = tuple(x for x in POLICY_NAMES if x not in SEARCH_POLICIES)
 
     an = sub.add_parser("analyze", help=doc(cmd_analyze), description=cmd_analyze.__doc__)
     an.add_argument("file", type=Path, nargs="?", default=None, metavar="FILE",
@@ -100,7 +109,7 @@ def add_analyze(sub, doc) -> None:
                     help="analyse seat S (repeatable; default: every seat)")
     an.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, metavar="K",
                     help="worlds each answer is played out in (default: %(default)s)")
-    an.add_argument("--policy", choices=PLAYOUT_POLICIES, default=DEFAULT_POLICY,
+    an.add_argument("--policy", choices=playout, default=DEFAULT_POLICY,
                     help="the bot every seat plays on in the worlds (default: %(default)s)")
     an.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED,
                     help="the worlds' seed (default: %(default)s)")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from zipai_sim.cli.bounds import CliError as _Fail
 from zipai_sim.cli.bounds import add_set, seed_arg
@@ -28,8 +27,13 @@ from zipai_sim.cli.plot import add_plot
 from zipai_sim.cli.table import add_table
 from zipai_sim.report import DEFAULT_SEED
 
+if TYPE_CHECKING:  # polars is imported by the commands that print, never before parsing
+    import polars as pl
+
 
 def _print_table(df: pl.DataFrame) -> None:
+    import polars as pl
+
     with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True,
                    tbl_hide_dataframe_shape=True, tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200,
                    fmt_str_lengths=80):
@@ -90,6 +94,15 @@ def cmd_variants(a: argparse.Namespace) -> int:
     if a.action != "show" or a.key is None:
         raise _Fail("usage: zipai-sim variants [show KEY|PATH]")
     print(describe(a.key))
+    return 0
+
+
+def cmd_bots(a: argparse.Namespace) -> int:  # noqa: ARG001 (no options)
+    """List the shipped bots: what each does, what it sees, whether it searches (K worlds) or
+    reads the variant's learned weights, its kernel and readable twin (the bot table)."""
+    from zipai_sim.play.registry import markdown_table
+
+    print(markdown_table())
     return 0
 
 
@@ -163,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     from zipai_sim.cli.train import add_train
 
     add_train(sub, _doc)
+    bo = sub.add_parser("bots", help=_doc(cmd_bots), description=cmd_bots.__doc__)
+    bo.set_defaults(func=cmd_bots)
     va = sub.add_parser("variants", help=_doc(cmd_variants), description=cmd_variants.__doc__)
     va.add_argument("action", nargs="?", choices=("show",), help="show one variant")
     va.add_argument("key", nargs="?", help="variant key or TOML path")

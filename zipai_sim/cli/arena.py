@@ -14,7 +14,8 @@ def cmd_arena(a: argparse.Namespace) -> int:
     with a paired 95% interval, and both win rates."""
     from zipai_sim.cli import bounds as B
     from zipai_sim.cli.outputs import check_out, save_one
-    from zipai_sim.runs.chunks import check_count
+    from zipai_sim.runs.chunks import check_chunk_size, check_count
+    from zipai_sim.runs.provenance import run_metadata
     from zipai_sim.studies.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
     from zipai_sim.version import __version__
 
@@ -35,8 +36,10 @@ def cmd_arena(a: argparse.Namespace) -> int:
     # seats + 1 hands per deck and variant, against balance's cap on played hands
     B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
                f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
+    cs = check_chunk_size(DEFAULT_ARENA_CHUNK if a.chunk_size is None else a.chunk_size,
+                          "--chunk-size")
     df = arena(vs, sides[0], sides[1], a.decks, a.seed, threads=a.threads, progress=None,
-               client=a.client, rollout_k=a.rollout_k)
+               client=a.client, rollout_k=a.rollout_k, chunk_size=cs)
     print(df.report())
     done = df.run["n"]
     partial = done < a.decks
@@ -46,34 +49,36 @@ def cmd_arena(a: argparse.Namespace) -> int:
             "thresholds": ",".join(str(v.win.threshold) for v in vs),
             "challenger": a.challenger, "baseline": a.baseline, "decks": str(a.decks),
             "n": str(done), "n_requested": str(a.decks), "partial": str(partial).lower(),
-            "seed": str(a.seed), "chunk_size": str(DEFAULT_ARENA_CHUNK),
+            "seed": str(a.seed), "chunk_size": str(cs),
             "policies": f"{a.challenger},{a.baseline}", "engine": "numba",
             "rollout_k": str(a.rollout_k),
+            **{k: x for k, x in run_metadata(df.run).items() if k == "weights_hash"},
             "zipai_sim_version": __version__}
     return save_one(df, a.out, meta, done, a.decks, "decks")
 
 
 def add_rollout_k(p) -> None:
     """``--rollout-k``: the rollout bot's worlds per candidate answer (``play.rollout``)."""
-    from zipai_sim.play.rollout import DEFAULT_K
-    from zipai_sim.play.rollout import check_k as _k
+    from zipai_sim.play.registry import DEFAULT_K, SEARCH_POLICIES, names_text
 
     def k(text: str) -> int:
+        from zipai_sim.play.rollout import check_k  # numba: only when the flag is given
+
         try:
-            return _k(int(text))
+            return check_k(int(text))
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
 
     p.add_argument("--rollout-k", type=k, default=DEFAULT_K, metavar="K",
-                   help="worlds a rollout, teacher, search or oracle seat plays per candidate "
+                   help=f"worlds a {names_text(SEARCH_POLICIES)} seat plays per candidate "
                    "answer (default: %(default)s)")
 
 
 def add_arena(sub, doc) -> None:
     """The ``arena`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
-    from zipai_sim.studies.arena import KERNEL_POLICIES
+    from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
 
-    names = sorted(KERNEL_POLICIES)
+    names = sorted(POLICY_NAMES)
     ar = sub.add_parser("arena", help=doc(cmd_arena), description=cmd_arena.__doc__)
     ar.add_argument("--variant", "--variants", dest="variant", action=Repeatable, nargs="+",
                     default=None, metavar="VARIANT",
@@ -93,9 +98,10 @@ def add_arena(sub, doc) -> None:
     ar.add_argument("--out", type=Path, default=Path("arena.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
     add_rollout_k(ar)
-    from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
+    from zipai_sim.cli.checkpoint import add_checkpoint, add_chunk_size, add_seed_threads
 
     add_seed_threads(ar)
+    add_chunk_size(ar, "decks", DEFAULT_HAND_CHUNK)  # studies.arena.DEFAULT_ARENA_CHUNK
     add_checkpoint(ar)
     add_set(ar)
     ar.set_defaults(func=cmd_arena)

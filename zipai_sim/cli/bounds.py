@@ -23,10 +23,10 @@ import argparse
 import os
 from collections.abc import Iterable
 
-from zipai_sim.runs.chunks import MAX_COLUMN_SEED
-
 #: the seeds every command takes: 64 bits, the width of a UInt64 column and of a chunk key
-MAX_CLI_SEED = MAX_COLUMN_SEED
+#: (``runs.chunks.MAX_COLUMN_SEED``, spelt out: importing chunks pulls numpy before the
+#: arguments are parsed; tests/test_imports.py checks the two agree)
+MAX_CLI_SEED = (1 << 64) - 1
 
 #: time caps (see the module docstring): the whole command, all variants and thresholds
 MAX_DEALS = 10**13         # simulate, table deal (summed over its runs), table convergence

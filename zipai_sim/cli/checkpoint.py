@@ -25,6 +25,16 @@ def add_seed_threads(q: argparse.ArgumentParser) -> None:
                    help="threads (default: all cores); the result does not depend on it")
 
 
+def add_chunk_size(q: argparse.ArgumentParser, unit: str, default: int) -> None:
+    """``--chunk-size N`` of a long command: ``unit``s a chunk holds (its own random stream, a
+    checkpoint step, a progress tick). A result depends on it, as on the seed: a search run of
+    a few hundred ``unit``s wants small chunks, so that ``--checkpoint`` saves as it goes."""
+    q.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                   help=f"{unit} per chunk: each chunk is seeded on its own, saved by "
+                   f"--checkpoint and shown by the progress bar as it ends; the result depends "
+                   f"on it as on the seed (default: {default})")
+
+
 def add_checkpoint(q: argparse.ArgumentParser) -> None:
     """The two flags, on a command that runs through ``runs.run_batches``, and the Dask ones
     (``cli.dask``): both are the run model's."""

@@ -22,12 +22,14 @@ def cmd_compare(a: argparse.Namespace) -> int:
     first run's, with paired 95% intervals, paired t p values and their Holm adjustment."""
     from zipai_sim.cli import bounds as B
     from zipai_sim.cli.outputs import check_out, save_one
-    from zipai_sim.runs.chunks import check_count
+    from zipai_sim.runs.chunks import check_chunk_size, check_count
     from zipai_sim.studies.compare import compare
     from zipai_sim.tables import table_metadata
 
     at_least_one(a.hands, "--hands")
     check_count(a.hands, "--hands")
+    if a.chunk_size is not None:
+        check_chunk_size(a.chunk_size, "--chunk-size")
     check_out(a.out)
     if a.sweep:
         return _sweep(a)
@@ -40,7 +42,8 @@ def cmd_compare(a: argparse.Namespace) -> int:
                      [v.win.threshold]])
     B.time_cap(a.hands * runs, B.MAX_HANDS, "--hands", "hands", runs)
     df = compare(vs, a.hands, a.seed, thresholds=a.thresholds, policies=resolve_policy(a.policy),
-                 threads=a.threads, alpha=a.alpha, progress=None, client=a.client)
+                 threads=a.threads, alpha=a.alpha, progress=None, client=a.client,
+                 chunk_size=a.chunk_size)
     print(df.report())
     done = df.run["n"]
     partial = done < a.hands
@@ -74,8 +77,8 @@ def _sweep(a: argparse.Namespace) -> int:
         raise CliError(f"--sweep: {e}") from None
     B.time_cap(a.hands * (len(runs) + 1), B.MAX_HANDS, "--hands", "hands", len(runs) + 1)
     df = compare(base, a.hands, a.seed, policies=resolve_policy(a.policy), threads=a.threads,
-                 alpha=a.alpha,
-                 progress=None, client=a.client, sweep=sweep)
+                 alpha=a.alpha, progress=None, client=a.client, sweep=sweep,
+                 chunk_size=a.chunk_size)
     print(df.report())
     done = df.run["n"]
     knobs = list(settings[0])
@@ -101,8 +104,8 @@ def _sweep_arg(text: str):
 
 def add_compare(sub, doc) -> None:
     """The ``compare`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
-    from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
-    from zipai_sim.studies.arena import KERNEL_POLICIES
+    from zipai_sim.cli.checkpoint import add_checkpoint, add_chunk_size, add_seed_threads
+    from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
 
     co = sub.add_parser("compare", help=doc(cmd_compare), description=cmd_compare.__doc__)
     co.add_argument("--variants",
@@ -119,7 +122,7 @@ def add_compare(sub, doc) -> None:
                     "as KNOB/KNOB2=V1/W1,V2/W2; repeated: every combination (docs/knobs.md)")
     co.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands, the same for every run (default: %(default)s)")
-    co.add_argument("--policy", type=policy_arg(sorted(KERNEL_POLICIES)), default="greedy",
+    co.add_argument("--policy", type=policy_arg(sorted(POLICY_NAMES)), default="greedy",
                     help="policy of every seat: a bot name or MODULE:ATTR, a batch policy "
                     "(default: %(default)s)")
     co.add_argument("--alpha", type=float, default=0.05, metavar="A",
@@ -127,6 +130,7 @@ def add_compare(sub, doc) -> None:
     co.add_argument("--out", type=Path, default=Path("compare.parquet"), metavar="FILE",
                     help="Parquet file (default: %(default)s)")
     add_seed_threads(co)
+    add_chunk_size(co, "hands", DEFAULT_HAND_CHUNK)
     add_checkpoint(co)
     add_set(co)
     co.set_defaults(func=cmd_compare)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import polars as pl
-
 from zipai_sim.cli import bounds as B
 from zipai_sim.cli.bounds import CliError as _Fail
 from zipai_sim.cli.bounds import Repeatable
@@ -19,6 +17,7 @@ def cmd_exact(a: argparse.Namespace) -> int:
     customary thresholds are shipped and print at once; other thresholds take minutes."""
     import time
 
+    import polars as pl
     from tqdm.auto import tqdm
 
     from zipai_sim.exact import opening as ex

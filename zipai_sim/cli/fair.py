@@ -52,7 +52,7 @@ def cmd_fair(a: argparse.Namespace) -> int:
 def add_fair(sub, doc) -> None:
     """The ``fair`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
     from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
-    from zipai_sim.studies.arena import KERNEL_POLICIES
+    from zipai_sim.play import POLICY_NAMES  # studies.arena.KERNEL_POLICIES' names, without numba
 
     fa = sub.add_parser("fair", help=doc(cmd_fair), description=cmd_fair.__doc__)
     fa.add_argument("--variant", default="guangxi-81",
@@ -67,7 +67,7 @@ def add_fair(sub, doc) -> None:
     fa.add_argument("--link", action="append", default=None, metavar="KNOB=FACTOR",
                     help="another knob set to FACTOR × the searched value, e.g. "
                     "settle.huangzhuang_dealer=-2 (the 荒庄 payments sum to 0); repeatable")
-    fa.add_argument("--policy", type=policy_arg(sorted(KERNEL_POLICIES)), default="greedy",
+    fa.add_argument("--policy", type=policy_arg(sorted(POLICY_NAMES)), default="greedy",
                     help="policy of every seat: a bot name or MODULE:ATTR, a batch policy "
                     "(default: %(default)s)")
     fa.add_argument("--alpha", type=float, default=0.05, metavar="A",

@@ -17,15 +17,29 @@ from zipai_sim.cli.bounds import (
     seed_arg,
 )
 from zipai_sim.cli.bounds import at_least_one as _at_least_one
-from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
+from zipai_sim.cli.checkpoint import add_checkpoint, add_chunk_size, add_seed_threads
 from zipai_sim.cli.outputs import check_out, distinct_outputs, partial_path, rows_path, save
-from zipai_sim.play import MATCH_HANDS, POLICY_NAMES, SEARCH_POLICIES
+from zipai_sim.play import (
+    CHEATING_POLICIES,
+    DEFAULT_HAND_CHUNK,
+    MATCH_HANDS,
+    POLICY_NAMES,
+    SEARCH_POLICIES,
+)
+from zipai_sim.play.registry import names_text
 from zipai_sim.report import DEFAULT_SEED, check_per
 
 
 def _names() -> str:
     """The policy names as a help text lists them: 'a, b or c'."""
-    return ", ".join(POLICY_NAMES[:-1]) + " or " + POLICY_NAMES[-1]
+    return names_text(POLICY_NAMES)
+
+
+def _cheats() -> str:
+    """The help text's warning about the bots that see every hand (``play.registry``)."""
+    bad = CHEATING_POLICIES
+    return f"; {names_text(bad)} {'sees' if len(bad) == 1 else 'see'} every hand: " \
+           f"{'it cheats' if len(bad) == 1 else 'they cheat'}" if bad else ""
 
 
 def _per(a: argparse.Namespace) -> int | None:
@@ -36,8 +50,8 @@ def _per(a: argparse.Namespace) -> int | None:
 def cmd_balance(a: argparse.Namespace) -> int:
     """Play and settle hands of each variant; print win/自摸/放炮 shares, scores and 荒庄 rates."""
     from zipai_sim.cli import bounds as B
-    from zipai_sim.play import DEFAULT_HAND_CHUNK
-    from zipai_sim.runs.chunks import check_count, n_chunks
+    from zipai_sim.runs.chunks import check_chunk_size, check_count, n_chunks
+    from zipai_sim.runs.provenance import run_metadata
     from zipai_sim.studies.balance import hands_runs
     from zipai_sim.version import __version__
 
@@ -45,9 +59,13 @@ def cmd_balance(a: argparse.Namespace) -> int:
     check_count(a.hands, "--hands")
     check_out(a.out)
     check_count(a.rows, "--rows")
-    if a.rows > DEFAULT_HAND_CHUNK:
-        raise _Fail(f"--rows keeps the first K hands of every {DEFAULT_HAND_CHUNK}-hand chunk: "
-                    f"K must be ≤ {DEFAULT_HAND_CHUNK}, got {a.rows}")
+    from zipai_sim.studies import balance
+
+    cs = check_chunk_size(balance.DEFAULT_HAND_CHUNK if a.chunk_size is None else a.chunk_size,
+                          "--chunk-size")
+    if a.rows > cs:
+        raise _Fail(f"--rows keeps the first K hands of every {cs}-hand chunk: "
+                    f"K must be ≤ {cs}, got {a.rows}")
     rows_out = a.rows_out
     if rows_out is not None and a.rows == 0:
         raise _Fail("--rows-out needs --rows K > 0 (hands kept per chunk)")
@@ -62,14 +80,14 @@ def cmd_balance(a: argparse.Namespace) -> int:
         runs = [v.with_threshold(t) for v in runs for t in a.thresholds]
     B.distinct_runs(runs)
     B.time_cap(a.hands * len(runs), B.MAX_HANDS, "--hands", "hands", len(runs))
-    B.mem_cap(a.rows * n_chunks(a.hands, DEFAULT_HAND_CHUNK) * len(runs), B.BYTES_BALANCE_ROW,
+    B.mem_cap(a.rows * n_chunks(a.hands, cs) * len(runs), B.BYTES_BALANCE_ROW,
               "--rows", "sampled hands (K per chunk)", len(runs))
     per = _per(a)
     # every run on the same hands, in lockstep: Ctrl-C stops them all at the same chunk
     pols = a.policy[0] if len(a.policy) == 1 else a.policy  # one for all, or one per seat
     pols = B.resolve_policy(pols)
     got = hands_runs(runs, a.hands, a.seed, pols, threads=a.threads, engine=a.engine,
-                     rows=a.rows, client=a.client, rollout_k=a.rollout_k)
+                     rows=a.rows, client=a.client, rollout_k=a.rollout_k, chunk_size=cs)
     from zipai_sim.report import combine
 
     df = combine([g[0] for g in got] if a.rows else got)
@@ -81,9 +99,10 @@ def cmd_balance(a: argparse.Namespace) -> int:
             "rules_hashes": ",".join(v.rules_hash for v in played),
             "thresholds": ",".join(str(v.win.threshold) for v in played), "seed": str(a.seed),
             "hands": str(a.hands), "n": str(done), "n_requested": str(a.hands),
-            "partial": str(partial).lower(), "chunk_size": str(DEFAULT_HAND_CHUNK),
+            "partial": str(partial).lower(), "chunk_size": str(cs),
             "policy": ",".join(a.policy), "policies": ",".join(a.policy), "engine": a.engine,
             **({"rollout_k": str(a.rollout_k)} if set(SEARCH_POLICIES) & set(a.policy) else {}),
+            **{k: x for k, x in run_metadata(df.run).items() if k == "weights_hash"},
             "zipai_sim_version": __version__}
     out, note = a.out, ""
     if partial:  # beside the requested names, never over them: those hold complete runs only
@@ -164,11 +183,11 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     default=["greedy"],
                     metavar="POLICY",
                     help=f"{_names()}: one for every seat, or one per seat from the dealer "
-                    "(seat 0) on (default: greedy; oracle sees every hand: it cheats); "
+                    f"(seat 0) on (default: greedy{_cheats()}); "
                     "MODULE:ATTR: a batch policy (an outside model on the numba engine)")
     add_rollout_k(ba)
     ba.add_argument("--rows", type=int, default=0, metavar="K",
-                    help="keep the first K hands of every chunk (4096 hands) as per-hand rows "
+                    help="keep the first K hands of every chunk (--chunk-size hands) as per-hand rows "
                     "(default: 0)")
     ba.add_argument("--rows-out", type=Path, default=None, metavar="FILE",
                     help="Parquet file for the --rows sample (default: OUT.rows.parquet)")
@@ -176,6 +195,7 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     help="Parquet file (default: %(default)s)")
     _add_per(ba)
     add_seed_threads(ba)
+    add_chunk_size(ba, "hands", DEFAULT_HAND_CHUNK)
     add_checkpoint(ba)
     add_set(ba)
     ba.set_defaults(func=cmd_balance)
@@ -198,8 +218,7 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     default=["greedy"],
                     metavar="POLICY",
                     help=f"{_names()}: one for every player, or one per player: four with a 数信 "
-                    "sitter, who sit out in turn (default: greedy; oracle sees every hand: it "
-                    "cheats)")
+                    f"sitter, who sit out in turn (default: greedy{_cheats()})")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ma.add_argument("--first-dealer", default="0", metavar="PLAYER",

@@ -14,11 +14,13 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from zipai_sim.cli.bounds import CliError
 from zipai_sim.cli.locks import lock_output
+
+if TYPE_CHECKING:  # annotations only: polars takes most of a second to import, --help none
+    import polars as pl
 
 
 def check_out(path: Path, suffixes: tuple[str, ...] = (".parquet",)) -> None:

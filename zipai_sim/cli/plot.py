@@ -72,12 +72,16 @@ def cmd_plot(a: argparse.Namespace) -> int:
     return 0
 
 
+#: the keys of ``plots.figures.PLOTS``, spelt out: importing plots pulls polars and matplotlib
+#: before the arguments are parsed (tests/test_imports.py checks the two agree)
+PLOT_KINDS = ("convergence", "dealer-edge", "fanxing", "huxi", "scores", "seat-shares",
+              "sweep", "tianhu-threshold", "win-chance")
+
+
 def add_plot(sub, doc) -> None:
     """The ``plot KIND`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
-    from zipai_sim.plots.figures import PLOTS
-
     po = sub.add_parser("plot", help=doc(cmd_plot), description=cmd_plot.__doc__)
-    po.add_argument("kind", choices=sorted(PLOTS), help="which figure")
+    po.add_argument("kind", choices=sorted(PLOT_KINDS), help="which figure")
     po.add_argument("--from", dest="from_", type=Path,
                     action=Repeatable, nargs="+", required=True, metavar="FILE",
                     help="saved Parquet result(s): table, balance, simulate or records files")

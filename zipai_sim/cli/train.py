@@ -88,18 +88,20 @@ def _value(a: argparse.Namespace, v, out: Path) -> int:
     return 0
 
 
+# studies.train's defaults and label kinds, spelt out: studies.train imports numpy and the
+# play kernels, and --help must not (tests/test_imports.py checks they agree)
+DEFAULT_HANDS = 200_000
+DEFAULT_ROUNDS = 4
+DEFAULT_ARENA_DECKS = 4_000
+DEFAULT_LABELS = "selfplay"
+LABELS = ("selfplay", "search", "cut", "duel")
+DEFAULT_LABEL_K = 8
+
+
 def add_train(sub, doc) -> None:
     """The ``train`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
     from zipai_sim.cli.bounds import add_set, seed_arg
     from zipai_sim.report import DEFAULT_SEED
-    from zipai_sim.studies.train import (
-        DEFAULT_ARENA_DECKS,
-        DEFAULT_HANDS,
-        DEFAULT_LABEL_K,
-        DEFAULT_LABELS,
-        DEFAULT_ROUNDS,
-        LABELS,
-    )
 
     q = sub.add_parser("train", help=doc(cmd_train), description=cmd_train.__doc__)
     q.add_argument("--variant", default="guangxi-81",

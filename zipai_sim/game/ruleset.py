@@ -2,8 +2,9 @@
 integer tuple the numba kernels read (RULES.md §8; sections in ``sections``, indices in
 ``params``).
 
-A `Variant` is built by ``variants.load_variant``, which checks every knob first; this module only
-holds the frozen result and what is computed from it: ``params`` (RULES.md §2, §4–§7.3 knobs
+A `Variant` is built by ``Variant.from_data``, which checks every knob first (``rulecheck``;
+``variants.load_variant`` reads the files); this module holds the frozen result and what is
+computed from it: ``params`` (RULES.md §2, §4–§7.3 knobs
 compiled to integers), the hash of the rules, a copy at another 起胡 threshold (§6) and the
 plain dict in the TOML file's shape.
 
@@ -28,6 +29,7 @@ from zipai_sim.game import params as P
 from zipai_sim.game.knobs import Want as _Want
 from zipai_sim.game.knobs import convert as _convert
 from zipai_sim.game.knobs import show as _show
+from zipai_sim.game.rulecheck import build_fields, check_together
 from zipai_sim.game.sections import (
     MATCH_CODES,
     MAX_POINTS,
@@ -131,10 +133,34 @@ class Variant:
         """A copy with some knobs set otherwise (``{"settle.huangzhuang_dealer": -2, …}``:
         ``SECTION.KEY`` as in the TOML file), checked as a file is, with its own ``rules_hash``
         (``variants.with_knobs``; RULES.md §8). Raises `VariantError` naming the knob."""
-        # the loader checks the whole rule set again: the one call up the game package
-        from zipai_sim.game.variants import with_knobs
+        if not isinstance(knobs, Mapping):
+            raise TypeError(f"knobs must be a mapping of SECTION.KEY to a value, not "
+                            f"{type(knobs).__name__}")
+        data = self.to_dict()
+        path, _ = data.pop("path"), data.pop("rules_hash")
+        where = f"{self.key} with " + ", ".join(f"{k}={_show(x)}" for k, x in knobs.items())
+        for name, value in knobs.items():
+            parts = name.split(".") if isinstance(name, str) else []
+            if len(parts) < 2 or parts[0] not in SECTIONS:
+                raise VariantError(f"{where}: unknown knob {_show(name)}: a knob is SECTION.KEY "
+                                   f"with SECTION one of {', '.join(SECTIONS)}")
+            table = data
+            for i, part in enumerate(parts[:-1]):
+                table = table.get(part)
+                if not isinstance(table, dict):
+                    raise VariantError(f"{where}: unknown knob {_show(name)}: "
+                                       f"{'.'.join(parts[:i + 1])} is not a table")
+            # an unknown last key is left for the checks to refuse, naming the known keys
+            table[parts[-1]] = value
+        return Variant.from_data(data, where, None if path is None else Path(path))
 
-        return with_knobs(self, knobs)
+    @classmethod
+    def from_data(cls, data: dict[str, Any], where: str, path: Path | None) -> Variant:
+        """A `Variant` from a rule set's data in the TOML file's shape, every knob checked
+        (``rulecheck``); ``where`` starts each error message. Raises `VariantError`."""
+        v = cls(**build_fields(cls, data, where, None), path=path)
+        check_together(v, where)
+        return dataclasses.replace(v, rules_hash=hash_rules(v))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready dict in the TOML file's shape, plus ``path`` and ``rules_hash``."""

@@ -21,21 +21,17 @@ and out-of-range values are `VariantError` naming the file and the key.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import fields
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from zipai_sim.game.knobs import Want as _Want
-from zipai_sim.game.knobs import convert as _convert
 from zipai_sim.game.knobs import show as _show
-from zipai_sim.game.ruleset import Variant, hash_rules
-from zipai_sim.game.sections import DECK_SIZE, SECTIONS, VariantError
+from zipai_sim.game.ruleset import Variant
+from zipai_sim.game.sections import VariantError
 
 # Variant and VariantError (defined in ruleset and sections) are what the loader returns and
 # raises, re-exported here: ``zipai_sim`` and most callers import them with load_variant
@@ -43,75 +39,6 @@ __all__ = ["Variant", "VariantError", "knob_value", "list_variants", "load_varia
            "read_variant_file", "with_knobs"]
 
 MAX_VARIANT_BYTES = 1 << 20  # a variant TOML file read at most; the shipped ones are ~4 KiB
-
-
-def _build_fields(cls: type, table: Any, where: str, sec: str | None) -> dict[str, Any]:
-    """Validate one TOML table against ``cls``'s fields (``sec=None``: the top level)."""
-    label = "" if sec is None else f"[{sec}]"
-    if not isinstance(table, dict):
-        raise VariantError(f"{where}: {label} must be a table, got {_show(table)}")
-    checked = [f for f in fields(cls) if "kind" in f.metadata]
-    known = {f.name for f in checked}
-    for k, v in table.items():
-        if k not in known:
-            what = (f"section [{k}]" if isinstance(v, dict) else f"key {k}") if sec is None \
-                else f"key {label}.{k}"
-            raise VariantError(f"{where}: unknown {what} (known: {', '.join(sorted(known))})")
-    out: dict[str, Any] = {}
-    for f in checked:
-        name, m = f.name, f.metadata
-        dotted = f"{label}.{name}" if sec else name
-        if m["kind"] == "section":
-            if name not in table:
-                raise VariantError(f"{where}: missing section [{name}] (every section of the "
-                                   "shipped files is required: `zipai-sim variants show "
-                                   "guangxi-81` prints them with their knobs)")
-            out[name] = SECTIONS[name](**_build_fields(SECTIONS[name], table[name], where, name))
-            continue
-        if name not in table:
-            raise VariantError(f"{where}: missing key '{dotted}'")
-        try:
-            out[name] = _convert(table[name], m)
-        except _Want as want:
-            raise VariantError(f"{where}: {dotted} must be {want}, got {_show(table[name])}") \
-                from None
-    return out
-
-
-def _check_together(v: Variant, where: str) -> None:
-    """Rules that tie knobs together (RULES.md §2, §6, §7.2); raises `VariantError`."""
-    lay, o, fangpao = v.layout, v.layout.other_cards, _show(v.settle.fangpao)
-    total = lay.dealer_cards + (lay.players - 1) * o + lay.stock
-    hz = v.settle.huangzhuang_dealer + (lay.players - 1) * v.settle.huangzhuang_others
-    checks = (
-        (lay.dealer_cards != o + 1, (f"[layout].dealer_cards must be other_cards + 1 = {o + 1}"
-                                     f" (the 亮张, RULES.md §2), got {lay.dealer_cards}")),
-        (total != DECK_SIZE, (f"[layout] must deal {DECK_SIZE} cards: dealer_cards + (players − 1)"
-                              f" × other_cards + stock = {lay.dealer_cards} + {lay.players - 1} × "
-                              f"{o} + {lay.stock} = {total}")),
-        (lay.sitter and lay.players != 3, ("[layout].sitter = true needs players = 3 (the sitter "
-                                           f"is the 4th seat, RULES.md §2), got {lay.players}")),
-        (v.deal.wukan_scope == "liangzhang" and not v.deal.wukan,
-         '[deal].wukan_scope = "liangzhang" needs [deal].wukan > 0'),
-        (v.win.discard_win and fangpao == '"none"',
-         f'[settle].fangpao must name a payer when [win].discard_win is true, got {fangpao}'),
-        (not v.win.discard_win and fangpao != '"none"',
-         f'[settle].fangpao must be "none" when [win].discard_win is false, got {fangpao}'),
-        (v.mingtang.honghu_per_extra_red and "honghu" not in dict(v.mingtang.values),
-         "[mingtang].honghu_per_extra_red needs a [mingtang.values].honghu entry"),
-        (hz != 0, ("[settle] 荒庄 payments must sum to 0 (RULES.md §7.2): huangzhuang_dealer + "
-                   f"(players − 1) × huangzhuang_others = {v.settle.huangzhuang_dealer} + "
-                   f"{lay.players - 1} × {v.settle.huangzhuang_others} = {hz}")),
-    )
-    for failed, message in checks:
-        if failed:
-            raise VariantError(f"{where}: {message}")
-
-
-def _from_data(data: dict[str, Any], where: str, path: Path | None) -> Variant:
-    v = Variant(**_build_fields(Variant, data, where, None), path=path)
-    _check_together(v, where)
-    return dataclasses.replace(v, rules_hash=hash_rules(v))
 
 
 def _parse(text: str, where: str) -> dict[str, Any]:
@@ -130,7 +57,8 @@ def _shipped() -> dict[str, Any]:
 @cache
 def _load_shipped(key: str) -> Variant:
     res = _shipped()[key]
-    v = _from_data(_parse(res.read_text(encoding="utf-8"), res.name), res.name, Path(str(res)))
+    v = Variant.from_data(_parse(res.read_text(encoding="utf-8"), res.name), res.name,
+                          Path(str(res)))
     if v.key != key:
         raise VariantError(
             f"{res.name}: key must be {_show(key)} (the file name), got {_show(v.key)}")
@@ -188,7 +116,7 @@ def load_variant(name_or_path: str | os.PathLike[str] | Variant) -> Variant:
         path = Path(name_or_path)
         where = os.fspath(name_or_path)
         text = read_variant_file(where)
-        return _from_data(_parse(text, where), where, path)
+        return Variant.from_data(_parse(text, where), where, path)
     if isinstance(name_or_path, str):
         raise VariantError(f"unknown variant {_show(name_or_path)}; known variants: "
                            f"{', '.join(list_variants())} (or give a path to a .toml file)")
@@ -212,27 +140,7 @@ def with_knobs(variant: str | os.PathLike[str] | Variant, knobs: Mapping[str, An
             wrong type or out of range, a rule set that no longer adds up; the message starts with
             ``KEY with SECTION.KEY=VALUE`` and names the knob.
     """
-    v = load_variant(variant)
-    if not isinstance(knobs, Mapping):
-        raise TypeError(f"knobs must be a mapping of SECTION.KEY to a value, not "
-                        f"{type(knobs).__name__}")
-    data = v.to_dict()
-    path, _ = data.pop("path"), data.pop("rules_hash")
-    where = f"{v.key} with " + ", ".join(f"{k}={_show(x)}" for k, x in knobs.items())
-    for name, value in knobs.items():
-        parts = name.split(".") if isinstance(name, str) else []
-        if len(parts) < 2 or parts[0] not in SECTIONS:
-            raise VariantError(f"{where}: unknown knob {_show(name)}: a knob is SECTION.KEY with "
-                               f"SECTION one of {', '.join(SECTIONS)}")
-        table = data
-        for i, part in enumerate(parts[:-1]):
-            table = table.get(part)
-            if not isinstance(table, dict):
-                raise VariantError(f"{where}: unknown knob {_show(name)}: "
-                                   f"{'.'.join(parts[:i + 1])} is not a table")
-        # an unknown last key is left for the loader to refuse, naming the known keys
-        table[parts[-1]] = value
-    return _from_data(data, where, None if path is None else Path(path))
+    return load_variant(variant).with_knobs(knobs)
 
 
 def knob_value(text: str) -> Any:

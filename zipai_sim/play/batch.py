@@ -25,7 +25,7 @@ from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play import rollout as kr
 from zipai_sim.kernels.play.table import table_batch
-from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES
+from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES, registry
 from zipai_sim.play.actions import N_ACTIONS, OBS_SIZE, actions_to_answers, answers_to_actions
 from zipai_sim.play.learned import weights_for
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
@@ -34,7 +34,7 @@ from zipai_sim.runs.chunks import check_count, check_seed, check_threads, chunk_
 
 #: the bot whose answer a caller seat's question carries as its ``hint``, and the engine code
 #: the seat takes for it (a search seat whose own answer is that bot's: ``kernels.play.script``)
-HINT_CODES = {"greedy": kp.POL_ROLLOUT, "study": kp.POL_TEACHER, "learned": kp.POL_SEARCH}
+HINT_CODES = registry.HINT_CODES
 DEFAULT_BATCH = 1024
 
 
@@ -104,7 +104,7 @@ def _lineup(v, seats, bots, hint) -> tuple[np.ndarray, np.ndarray]:
         if s in mine:
             continue
         if b in SEARCH_POLICIES:
-            fast = [x for x in POLICY_NAMES if x not in SEARCH_POLICIES]
+            fast = list(registry.FAST_POLICIES)
             raise ValueError(f"bots: seat {s} must be one of {fast} (the fast bots the table "
                              f"plays inside the kernel), got {b!r}")
     codes = np.array([HINT_CODES[hint] if s in mine else POLICY_NAMES.index(names[s])
@@ -118,10 +118,10 @@ class BatchTable:
     """``hands`` hands of ``variant`` from ``seed`` (the table's hands ``first`` … ``first +
     hands − 1``), at most ``batch`` in play at once; ``threads`` (None: all cores); the
     caller answers ``seats`` (seat numbers or "all"), ``bots`` plays the others (one fast bot
-    name or one per seat: random, greedy, lookahead, study, learned), and each question carries
-    ``hint``'s answer (greedy, study or learned). ``ask_hu`` True: a win on offer is a 胡/pass
-    question too; by default it is taken at once, as every bot, the settlement and the move-log
-    checker take it (RULES.md §6 offers no choice; docs/decisions.md "The batched table").
+    name or one per seat: ``play.FAST_POLICIES``), and each question carries ``hint``'s
+    answer (a key of ``play.registry.HINT_CODES``: greedy, study or learned). ``ask_hu``
+    True: a win on offer is a 胡/pass question too; by default it is taken at once, as every
+    bot, the settlement and the move-log checker take it (RULES.md §6 offers no choice; docs/decisions.md "The batched table").
 
     ``reset()`` deals and returns the first ``Questions``; ``step(actions)`` answers them and
     returns the next; ``finished()`` hands the ended hands' settlements over (once each);

@@ -20,6 +20,7 @@ from zipai_sim.play.bots import GreedyPolicy, StudyPolicy
 from zipai_sim.play.bots_learned import LearnedPolicy
 from zipai_sim.play.engine import Game
 from zipai_sim.play.learned import value_weights
+from zipai_sim.play.registry import DEFAULT_K
 from zipai_sim.play.rollout import beats
 from zipai_sim.play.table import Meld
 
@@ -200,7 +201,7 @@ class RolloutPolicy:
 
     teacher = False  # TeacherPolicy: keep the fast bot's answer unless another beats it
 
-    def __init__(self, k: int = 32):
+    def __init__(self, k: int = DEFAULT_K):
         self.k = k
         self.greedy = GreedyPolicy()  # the fast bot: the default answer and the playouts
 
@@ -287,7 +288,7 @@ class TeacherPolicy(RolloutPolicy):
 
     teacher = True
 
-    def __init__(self, k: int = 32):
+    def __init__(self, k: int = DEFAULT_K):
         super().__init__(k)
         self.greedy = StudyPolicy()
 
@@ -304,7 +305,7 @@ class SearchPolicy(TeacherPolicy):
     rest hand from its own seat, ``play.learned.value_weights``); a world that ends before its
     cut is settled (RULES.md §7)."""
 
-    def __init__(self, k: int = 32):
+    def __init__(self, k: int = DEFAULT_K):
         super().__init__(k)
         self.greedy = LearnedPolicy()
 

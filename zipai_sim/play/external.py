@@ -1,7 +1,7 @@
 """An outside model as a bot in every study (issue 48): ``BatchPolicy`` wraps a callable from
 a batch of observations and legal masks to actions (``play.actions``), and ``play_external``
 plays whole chunks with it on the batched table (``play.batch``), the other seats' bots inside
-the kernel. ``play.rollout.play_chunks`` hands a line-up with such a seat here, so ``arena``,
+the kernel. ``play.chunks.play_chunks`` hands a line-up with such a seat here, so ``arena``,
 ``simulate_hands``/``balance``, ``compare`` and ``fair`` take one where they take a bot name,
 with their progress, Ctrl-C and resume (``runs``).
 
@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from zipai_sim.kernels import play as kp
 from zipai_sim.play import POLICY_NAMES
+from zipai_sim.play.registry import HINT_CODES
 
 #: hands of one chunk batch in play at once through the model
 EXTERNAL_BATCH = 2048
@@ -28,8 +28,9 @@ class BatchPolicy:
     (``play.actions``), one action per row (ints; the legal ones only, else ValueError naming
     the hand, seat and action). ``name``: how reports and run identities call it (letters,
     digits, ``_.-``; not a shipped bot's name); ``hint``: the bot whose answers the engine
-    keeps beside each question (greedy, study, learned: it costs that bot's time, nothing
-    else). Raises ValueError for a bad name or hint, TypeError when ``fn`` is not callable.
+    keeps beside each question (``play.registry.HINT_CODES``: greedy, study, learned; it costs
+    that bot's time, nothing else). Raises ValueError for a bad name or hint, TypeError when
+    ``fn`` is not callable.
 
     >>> import numpy as np
     >>> first = BatchPolicy(lambda obs, mask: mask.argmax(axis=1), "first_legal")
@@ -38,8 +39,6 @@ class BatchPolicy:
     """
 
     def __init__(self, fn: Callable, name: str = "external", hint: str = "greedy") -> None:
-        from zipai_sim.play.batch import HINT_CODES
-
         if not callable(fn):
             raise TypeError(f"a batch policy needs a callable fn(obs, mask), got {fn!r}")
         if (not isinstance(name, str) or not name or name in POLICY_NAMES
@@ -154,7 +153,7 @@ def lineup(pols: Sequence[object]) -> tuple[np.ndarray, dict[int, BatchPolicy]]:
 def play_external(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: np.ndarray,
                   external: dict[int, BatchPolicy], weights: np.ndarray | None = None,
                   threads: int | None = None) -> None:
-    """``play.rollout.play_chunks`` for a line-up with batch-policy seats: deal ``j`` of chunk
+    """``play.chunks.play_chunks`` for a line-up with batch-policy seats: deal ``j`` of chunk
     ``c`` (key ``keys[c]``, ``sizes[c]`` deals) into ``out[c, j]`` (int64[m, ≥ max(sizes),
     N_OUT]); seat ``s`` in ``external`` answers through ``external[s]``, the others play their
     kernel code. Raises ValueError (naming the hand, seat and action) for a bad answer."""

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from zipai_sim.kernels import play as kp
+from zipai_sim.play import registry
 
 #: the environment variable naming a folder of weights files searched before the shipped ones
 ENV = "ZIPAI_SIM_WEIGHTS"
@@ -49,9 +50,15 @@ def shipped_path(key: str) -> Path:
 
 def find(key: str) -> Path:
     """The weights file the learned bot reads for variant ``key``: ``$ZIPAI_SIM_WEIGHTS/KEY.json``
-    if that exists, else the shipped one. Raises ValueError when neither exists."""
+    if that exists, else the shipped one. Raises ValueError when neither exists, or when
+    ``ZIPAI_SIM_WEIGHTS`` names no folder (a typo would otherwise play the shipped weights
+    without a word)."""
     d = os.environ.get(ENV)
     if d:
+        if not Path(d).is_dir():
+            raise ValueError(f"{ENV}={d} is not a folder: it names the folder of weights files "
+                             f"(KEY.json, from `zipai-sim train --out`) read before the shipped "
+                             f"ones; unset it to play the shipped weights")
         q = Path(d) / f"{key}.json"
         if q.is_file():
             return q
@@ -97,6 +104,38 @@ def _load(key: str, path: str, mtime: float) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=None)
+def _rules_of(path: str, mtime: float) -> tuple[str | None, str | None]:
+    d = read(path)
+    return d.get("variant"), d.get("rules_hash")
+
+
+def check_rules(path: Path, v) -> None:
+    """Raise ValueError when weights file ``path`` was made for other rules than variant ``v``'s:
+    its ``variant`` is not ``v.key``, or its ``rules_hash`` is neither ``v``'s nor that of the
+    shipped rule set of the same key (a variant made by knob or threshold overrides keeps its
+    base's weights, module docstring). A file without the fields (hand-written) passes."""
+    key, rules = _rules_of(str(path), path.stat().st_mtime)
+    if key is not None and key != v.key:
+        raise ValueError(f"weights file {path} is for variant {key!r}, not {v.key!r}")
+    if rules is None or rules == v.rules_hash:
+        return
+    base = _base_hash(v.key)
+    if rules != base:
+        raise ValueError(f"weights file {path} was fitted under other rules of {v.key} (rules "
+                         f"hash {rules}, this variant's is {v.rules_hash}"
+                         + (f", the shipped rule set's {base}" if base else "")
+                         + "): fit them again with `zipai-sim train`")
+
+
+@lru_cache(maxsize=None)
+def _base_hash(key: str) -> str | None:
+    """The rules hash of the shipped rule set ``key`` (None: no such shipped set)."""
+    from zipai_sim.game.variants import list_variants, load_variant
+
+    return load_variant(key).rules_hash if key in list_variants() else None
+
+
+@lru_cache(maxsize=None)
 def _load_value(key: str, path: str, mtime: float) -> tuple[float, ...] | None:
     d = read(path)
     return tuple(float(x) for x in d["value"]) if "value" in d else None
@@ -134,10 +173,12 @@ def check(w, what: str) -> tuple[float, ...]:
 def weights(v) -> np.ndarray:
     """The learned weights of variant ``v`` (a ``Variant``): float64[N_FEAT], read once per
     process (and again only when the file changes; a ``using`` block's instead). Raises
-    ValueError when there are none or the file is corrupt (``find``, ``read``)."""
+    ValueError when there are none, the file is corrupt or was made for other rules (``find``,
+    ``read``, ``check_rules``)."""
     if v.key in _USING:
         return np.array(_USING[v.key], np.float64)
     q = find(v.key)
+    check_rules(q, v)
     return np.array(_load(v.key, str(q), q.stat().st_mtime), np.float64)
 
 
@@ -147,6 +188,7 @@ def value_weights(v) -> np.ndarray:
     unit a hand; ``studies.value``), read once per process. Raises ValueError when the file has
     none (``zipai-sim train --labels value`` fits it) or is missing or corrupt."""
     q = find(v.key)
+    check_rules(q, v)
     w = _load_value(v.key, str(q), q.stat().st_mtime)
     if w is None:
         raise ValueError(f"weights file {q} has no cut value ('value'): the search and oracle "
@@ -156,7 +198,46 @@ def value_weights(v) -> np.ndarray:
 
 
 #: kernel codes whose seats play by the learned weights (their own answers, or their worlds)
-LEARNED_CODES = (kp.POL_LEARNED, kp.POL_SEARCH, kp.POL_ORACLE)
+LEARNED_CODES = registry.LEARNED_CODES
+
+
+def weights_hash(v, policies, given=None) -> str | None:
+    """16 hex digits naming the weights a line-up of variant ``v`` plays with: sha256 over the
+    learned weights of every seat that reads them (``play.registry``: learned, search,
+    oracle; ``given[i]`` (``N_FEAT`` floats) instead of the file's for ``policies[i]`` where a
+    caller passed its own) and the cut value where a seat cuts short (search, oracle). None
+    when no seat reads weights (random, greedy, lookahead, study … and batch policies, named
+    by their own fingerprint). A run's identity, header and metadata carry it, so changed
+    weights never resume another's checkpoint (issue 55). Raises ValueError as ``weights``
+    does."""
+    import hashlib
+
+    h, used = hashlib.sha256(), False
+    for i, p in enumerate(policies):
+        if not (isinstance(p, str) and p in registry.POLICY_NAMES and registry.bot(p).weights):
+            continue
+        w = given[i] if given is not None and given[i] is not None else weights(v)
+        h.update(f"{i}:{p}".encode())
+        h.update(np.asarray(w, np.float64).tobytes())
+        if registry.bot(p).cuts:
+            h.update(value_weights(v).tobytes())
+        used = True
+    return h.hexdigest()[:16] if used else None
+
+
+def lineup_weights(variants, policies, given=None) -> list[str | None] | None:
+    """One ``weights_hash`` per variant for a run's identity (its ``weights_hash`` key) and
+    header (``weights``), or None when no seat reads weights (the identity of such a run is
+    unchanged, so its stored checkpoints resume). ``policies``: one bot name or batch policy,
+    one line-up, or one line-up per variant (a list of lists)."""
+    if isinstance(policies, (list, tuple)) and policies and isinstance(policies[0],
+                                                                         (list, tuple)):
+        per = list(policies)
+    else:
+        per = [list(policies) if isinstance(policies, (list, tuple)) else [policies]
+               ] * len(variants)
+    hs = [weights_hash(v, p, given) for v, p in zip(variants, per)]
+    return hs if any(hs) else None
 
 
 def weights_for(v, codes) -> np.ndarray:

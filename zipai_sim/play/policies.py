@@ -34,11 +34,17 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from zipai_sim.game.cards import card_name
-from zipai_sim.play import SEARCH_POLICIES
 from zipai_sim.play.bots import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
 from zipai_sim.play.bots_learned import LearnedPolicy
 from zipai_sim.play.bots_rollout import OraclePolicy, RolloutPolicy, SearchPolicy, TeacherPolicy
+from zipai_sim.play.registry import BOTS, DEFAULT_K, SEARCH_POLICIES, names_text
 from zipai_sim.play.observation import Observation, observe
+
+# the shipped twins are re-exported: the tests and notebooks take them from here
+__all__ = ["POLICIES", "GamePolicy", "GreedyPolicy", "LearnedPolicy", "LookaheadPolicy",
+           "ObservationPolicy", "ObservingPolicy", "OraclePolicy", "Policy", "RandomPolicy",
+           "RolloutPolicy", "SearchPolicy", "StudyPolicy", "TeacherPolicy", "as_policy",
+           "is_named"]
 
 
 @runtime_checkable
@@ -66,9 +72,8 @@ class ObservationPolicy(Protocol):
     def discard(self, obs: Observation, options: list[int]) -> int: ...
 
 
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, "lookahead": LookaheadPolicy,
-            "rollout": RolloutPolicy, "study": StudyPolicy, "teacher": TeacherPolicy,
-            "learned": LearnedPolicy, "search": SearchPolicy, "oracle": OraclePolicy}
+#: every bot's readable twin by name (``play.registry``)
+POLICIES = {b.name: b.twin_class for b in BOTS}
 
 
 def _is_bool(x: object) -> bool:
@@ -182,17 +187,14 @@ def _arity(f: object) -> tuple[int, int]:
     return sum(1 for q in positional if q.default is q.empty), len(positional)
 
 
-def as_policy(x: object, rollout_k: int = 32) -> Policy:
-    """A ``Policy`` for the reference engine from ``x``: a shipped name (``"random"``,
-    ``"greedy"``, ``"lookahead"``, ``"study"``, ``"learned"``, or ``"rollout"``, ``"teacher"``,
-    ``"search"`` or ``"oracle"`` (the ceiling: a cheat) with ``rollout_k`` worlds: a new
-    instance), a
-    shipped or already adapted policy (as is), an object whose ``discard`` takes ``(obs,
+def as_policy(x: object, rollout_k: int = DEFAULT_K) -> Policy:
+    """A ``Policy`` for the reference engine from ``x``: a shipped bot's name (``play.registry``:
+    its twin, a new instance; a searching one with ``rollout_k`` worlds), a shipped or already adapted policy (as is), an object whose ``discard`` takes ``(obs,
     options)`` (→ ``ObservingPolicy``) or ``(game, seat, options)`` (→ ``GamePolicy``). Raises
     ValueError for an unknown name or an object that fits neither."""
     if isinstance(x, str):
         if x not in POLICIES:
-            raise ValueError(f"unknown policy {x!r}; known: {', '.join(POLICIES)}")
+            raise ValueError(f"unknown policy {x!r}; known: {names_text()}")
         return POLICIES[x](rollout_k) if x in SEARCH_POLICIES else POLICIES[x]()
     if isinstance(x, (RandomPolicy, GreedyPolicy, RolloutPolicy, _Checked)):  # + LookaheadPolicy
         return x  # type: ignore[return-value]

@@ -1,5 +1,6 @@
-"""The rollout bot (``rollout``, the ladder's reference rung, issue 9 §1) and ``play_chunks``, the
-one entry every driver uses to play whole chunks with any line-up of bots.
+"""The rollout bot (``rollout``, the ladder's reference rung, issue 9 §1) and the other searching
+bots' driver (``play_rollout``; ``play.chunks.play_chunks`` hands it a line-up with a searching
+seat).
 
 At each of its questions (discard, 碰, 吃; 胡 is always taken) a rollout seat plays every candidate
 answer out to the end of the hand in up to K sampled worlds (the unseen cards redealt uniformly,
@@ -34,8 +35,15 @@ from zipai_sim.kernels.play import rollout as kr
 from zipai_sim.kernels.play import search as ks
 from zipai_sim.play.learned import value_weights, weights_for
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
+from zipai_sim.play.registry import (
+    BOTS,
+    CUT_CODES,
+    DEFAULT_K,
+    SEARCH_CODES,
+    TEACHING_CODES,
+    bot,
+)
 
-DEFAULT_K = 32  # worlds per candidate answer
 GROUP = 512  # hands played together in rounds (memory: ≈ GROUP × candidates × K outcome rows)
 
 
@@ -60,11 +68,8 @@ def beats(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(d.mean() > Z * d.std(ddof=1) / np.sqrt(len(d)))
 
 
-#: kernel codes of the seats that search by playouts; the last three keep their fast bot's
-#: answer unless another beats it (``beats``), the last two play cut worlds (``kernels.play.search``)
-SEARCH_CODES = (kp.POL_ROLLOUT, kp.POL_TEACHER, kp.POL_SEARCH, kp.POL_ORACLE)
-TEACHING_CODES = (kp.POL_TEACHER, kp.POL_SEARCH, kp.POL_ORACLE)
-CUT_CODES = (kp.POL_SEARCH, kp.POL_ORACLE)
+#: each code's playout bot: a searching bot's worlds are played by its fast bot (``Bot.fast``)
+PLAYOUT_CODES = np.array([bot(b.fast).code if b.fast else b.code for b in BOTS], np.int64)
 
 
 def searching(codes: np.ndarray) -> bool:
@@ -137,8 +142,7 @@ def _worlds(v, th, val, world, codes, decks, keys, js, fz, snaps, w, vw, payoff,
             ks.search_batch(t, val[mine], world[mine], codes, decks, keys, js, P, fz, snaps,
                             rows, est, hit, min(blocks, len(t)), w, vw, ks.CUT_DRAWS)
         else:
-            pol = np.where(codes[seat[mine]] == kp.POL_TEACHER, kp.POL_STUDY,
-                           kp.POL_GREEDY).astype(np.int64)
+            pol = PLAYOUT_CODES[codes[seat[mine]]]
             kr.playout_batch(t, val[mine], world[mine], pol, decks, keys, js, P, fz, snaps,
                              rows, min(blocks, len(t)), w)
             hit = np.zeros(len(t), np.int64)
@@ -251,28 +255,3 @@ def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
                         answers[0], n_answers[0], moves, row, S)
     S[3][kp.I_MODE] = 0
     return moves[:n].copy(), row
-
-
-def play_chunks(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: np.ndarray,
-                k: int = DEFAULT_K, weights: np.ndarray | None = None,
-                external: dict | None = None) -> None:
-    """Play whole chunks with the bot codes ``codes`` (``play.POLICY_NAMES`` order): the numba
-    ``kernels.play.play_chunks`` unless a seat searches (rollout, teacher, search, oracle),
-    then ``play_rollout``; ``external`` ({seat: ``play.external.BatchPolicy``}, the codes of
-    those seats from ``play.external.lineup``): ``play.external.play_external``.
-    ``weights``: each seat's learned weights (float64[MAX_SEATS, N_FEAT]); None: the
-    variant's (``play.learned.weights_for``)."""
-    codes = np.asarray(codes, np.int64)
-    if external:
-        from zipai_sim.play.external import play_external
-
-        others = np.delete(codes, list(external))
-        if searching(others):
-            raise ValueError("a batch policy plays beside the fast bots only (random, greedy, "
-                             "lookahead, study, learned), not beside a searching seat")
-        play_external(v, keys, sizes, codes, out, external, weights)
-    elif searching(codes):
-        play_rollout(v, keys, sizes, codes, out, k, weights)
-    else:
-        kp.play_chunks(keys, sizes, v.params, int(v.win.choupai_win), codes, out,
-                       weights_for(v, codes) if weights is None else weights)

@@ -26,6 +26,7 @@ from zipai_sim.game.hand_result import Settlement
 from zipai_sim.game.reference import decompositions
 from zipai_sim.game.variants import Variant
 from zipai_sim.play import POLICY_NAMES
+from zipai_sim.play.registry import DEFAULT_K
 from zipai_sim.play.engine import Game
 from zipai_sim.play.table import Meld, Outcome, four_from
 from zipai_sim.records.format import (
@@ -276,7 +277,7 @@ def reference_hook(out: list[HandRecord], limit: int, seed: int, chunk: int, chu
 
 
 def kernel_records(v: Variant, seed: int, chunk_size: int, policies: Sequence[str],
-                   limit: int, rollout_k: int = 32) -> list[HandRecord]:
+                   limit: int, rollout_k: int = DEFAULT_K) -> list[HandRecord]:
     """Records of the first ``limit`` hands of a ``simulate_hands`` run on the numba engine:
     each hand played again by ``kernels.play.play_one``, which plays it move for move as
     ``play_chunks`` does (the batch keeps no moves; ``play.rollout.play_one`` for a line-up

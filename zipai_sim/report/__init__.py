@@ -16,8 +16,14 @@ the same text (issue 11). The parts, each importing only those listed after it:
 Every name is importable from ``zipai_sim.report`` as before the split.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# the light parts (no polars), bound here once: "header" and "render" are also the names of
+# their modules, and a part loaded later would leave the module where the function should be
 from zipai_sim.report.flags import FLAGS, flag_message
-from zipai_sim.report.frames import Report, ReportFrame, combine, run_of
 from zipai_sim.report.header import DEFAULT_SEED, header, play_header, run_fields
 from zipai_sim.report.numbers import (
     DEFAULT_PER,
@@ -32,7 +38,37 @@ from zipai_sim.report.numbers import (
     unit_label,
 )
 from zipai_sim.report.render import html_table, markdown, render
-from zipai_sim.report.views import IDENTITY, exact_view, frame_view, metric_view
+
+# the parts that import polars (most of a second), loaded on first use: the command line takes
+# DEFAULT_SEED and check_per from here while it builds its parser
+_LAZY: dict[str, str] = {
+    "Report": "frames",
+    "ReportFrame": "frames",
+    "combine": "frames",
+    "run_of": "frames",
+    "IDENTITY": "views",
+    "exact_view": "views",
+    "frame_view": "views",
+    "metric_view": "views",
+}
+
+if TYPE_CHECKING:  # the same names for type checkers and the API reference (griffe reads these)
+    from zipai_sim.report.frames import Report, ReportFrame, combine, run_of
+    from zipai_sim.report.views import IDENTITY, exact_view, frame_view, metric_view
+
+
+def __getattr__(name: str) -> Any:
+    part = _LAZY.get(name)
+    if part is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{part}"), name)
+    globals()[name] = value  # the next look-up is an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "DEFAULT_PER",

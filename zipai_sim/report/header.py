@@ -21,12 +21,15 @@ def header(variants: Iterable[tuple[str, str]] = (), thresholds: Iterable[int] =
            chunk_size: int | None = None, policies: str | Sequence[str] | None = None,
            threads: int | None = None, seconds: float | None = None,
            extra: Iterable[str] = (), partial: bool = False,
-           n_requested: int | None = None, workers: int | None = None) -> str:
+           n_requested: int | None = None, workers: int | None = None,
+           weights: Sequence[str | None] | str | None = None) -> str:
     """The one-line header of a run: ``variants`` as (key, rules hash) or keys, ``thresholds``,
     ``seed``, ``n`` ``unit`` (deals, hands, matches), ``chunk_size``, ``policies`` (one name or
     one per seat), ``threads`` (or ``workers``: the Dask workers the run went to, said in their
     place), ``seconds``, then ``extra`` phrases; None fields are left out.
-    ``partial``: Ctrl-C stopped the run after ``n`` of ``n_requested`` (said last)."""
+    ``partial``: Ctrl-C stopped the run after ``n`` of ``n_requested`` (said last).
+    ``weights``: the hash of the learned weights the line-up played with, one per variant
+    (``play.learned.weights_hash``; said after the policies, None where none were read)."""
     vs = [(v, "") if isinstance(v, str) else tuple(v) for v in variants]
     ts = list(thresholds)
     ths = list(dict.fromkeys(t for t in ts if t is not None))
@@ -53,6 +56,9 @@ def header(variants: Iterable[tuple[str, str]] = (), thresholds: Iterable[int] =
         pols = [policies] if isinstance(policies, str) else list(policies)
         parts.append(("policy " if len(set(pols)) == 1 else "policies ")
                      + (pols[0] if len(set(pols)) == 1 else ", ".join(pols)))
+    ws = [weights] if isinstance(weights, str) else [w for w in weights or () if w]
+    if ws:
+        parts.append(f"weights {', '.join(dict.fromkeys(ws))}")
     if workers is not None:  # this process's thread count says nothing about the work then
         parts.append(f"on Dask, {workers} worker{'s' * (workers != 1)}")
     elif threads is not None:

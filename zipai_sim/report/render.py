@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:  # the package imports this part eagerly and must not pull polars
+    import polars as pl
 
 
 def render(df: pl.DataFrame) -> str:
     """A text frame as the aligned table every command prints (Markdown-style ASCII)."""
+    import polars as pl
+
     with pl.Config(tbl_formatting="ASCII_MARKDOWN", tbl_hide_column_data_types=True,
                    tbl_hide_dataframe_shape=True, tbl_rows=-1, tbl_cols=-1,
                    tbl_width_chars=1000, fmt_str_lengths=200):

@@ -72,7 +72,8 @@ def refuse_file(folder: str | os.PathLike, name: str = "--checkpoint") -> None:
 #: the state is the same, so such a checkpoint still resumes
 _MOVED = {"zipai_sim.play.arena._Tally": "zipai_sim.studies.arena._Tally",
           "zipai_sim.play.balance._Sums": "zipai_sim.studies.balance_sums.Sums",
-          "zipai_sim.play.compare._Paired": "zipai_sim.studies.compare._Paired"}
+          "zipai_sim.play.compare._Paired": "zipai_sim.studies.compare._Paired",
+          "zipai_sim.studies.train.Sums": "zipai_sim.studies.fitsums.Sums"}
 
 
 def register(cls: type) -> type:

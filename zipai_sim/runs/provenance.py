@@ -17,8 +17,10 @@ import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:  # the command line imports this module before parsing: polars only when used
+    import polars as pl
 
 #: the command lines being run (``zipai-sim …``), innermost last; empty: written from Python
 _COMMANDS: list[str] = []
@@ -73,8 +75,9 @@ def run_metadata(run: Mapping[str, object]) -> dict[str, str]:
     """A run's identity as Parquet key-value text, from the ``header`` keywords a result carries
     (``ReportFrame.run``): ``variants`` (keys), ``rules_hash`` (one per run, in order, comma
     separated), ``thresholds``, ``seed``, ``n`` (done), ``n_requested`` (``n`` when not given),
-    ``partial`` (``n < n_requested`` when not given), ``chunk_size``, ``policies``, ``engine``;
-    fields the run lacks are left out. Booleans are ``"true"``/``"false"``."""
+    ``partial`` (``n < n_requested`` when not given), ``chunk_size``, ``policies``, ``engine``,
+    ``weights_hash`` (from ``weights``: the learned weights' hashes); fields the run lacks are
+    left out. Booleans are ``"true"``/``"false"``."""
     out: dict[str, str] = {}
     vs = [(v, None) if isinstance(v, str) else tuple(v) for v in run.get("variants") or ()]
     if vs:
@@ -85,6 +88,10 @@ def run_metadata(run: Mapping[str, object]) -> dict[str, str]:
     ths = [t for t in run.get("thresholds") or () if t is not None]
     if ths:
         out["thresholds"] = ",".join(dict.fromkeys(str(t) for t in ths))
+    ws = run.get("weights")
+    ws = [ws] if isinstance(ws, str) else [w for w in ws or () if w]
+    if ws:  # the learned weights the line-up read (``play.learned.weights_hash``)
+        out["weights_hash"] = ",".join(dict.fromkeys(ws))
     for key in ("seed", "n", "n_requested", "chunk_size", "policies", "engine"):
         if run.get(key) is not None:
             out[key] = _text(run[key])
@@ -102,6 +109,8 @@ def with_rules_hash(frames: Sequence[pl.DataFrame], hashes: Sequence[str]) -> pl
     frame's rows taking its run's hash, placed after ``threshold`` (else ``variant``): rows of
     several runs in one file then say which rule set made them, even for two rule sets under one
     variant key. A frame that has the column keeps it."""
+    import polars as pl
+
     parts = []
     for df, h in zip(frames, hashes):
         if "rules_hash" not in df.columns:

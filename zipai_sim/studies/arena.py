@@ -43,7 +43,9 @@ import polars as pl
 
 from zipai_sim.kernels.play.search import SEARCH_KERNELS
 from zipai_sim.play import CHEATING_POLICIES, POLICY_NAMES, SEARCH_POLICIES
-from zipai_sim.play.rollout import DEFAULT_K, check_k, play_chunks
+from zipai_sim.play.learned import lineup_weights
+from zipai_sim.play.chunks import play_chunks
+from zipai_sim.play.rollout import DEFAULT_K, check_k
 from zipai_sim.report import (
     DEFAULT_SEED,
     Report,
@@ -263,6 +265,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                          "them")
     th = check_threads(threads)
     rolls = bool({challenger, baseline} & set(SEARCH_POLICIES))
+    ws = lineup_weights(vs, [challenger, baseline], sides)
     t0 = time.perf_counter()
     old = numba.get_num_threads()
     numba.set_num_threads(th)
@@ -277,9 +280,11 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                         identity={"what": "arena", "variants": [v.key for v in vs],
                                   "rules_hash": [v.rules_hash for v in vs],
                                   "thresholds": [v.win.threshold for v in vs],
-                                  "seed": str(seed), "policies": [policy_ident(challenger), policy_ident(baseline)],
+                                  "seed": str(seed),
+                                  "policies": [policy_ident(challenger), policy_ident(baseline)],
                                   **({"weights": [list(x) if x else None for x in sides]}
                                      if sides else {}),
+                                  **({"weights_hash": ws} if ws else {}),
                                   **({"rollout_k": k} if rolls else {})})
     finally:
         numba.set_num_threads(old)
@@ -288,7 +293,7 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="decks",
                partial=got.partial, n_requested=decks,
                chunk_size=cs, threads=th, workers=got.workers,
-               seconds=time.perf_counter() - t0,
+               seconds=time.perf_counter() - t0, weights=ws,
                extra=[f"challenger {cn} vs baseline {bn}"
                       + (f" (rollout: {k} worlds per candidate answer)" if rolls else ""),
                       "(duplicate: every deck once per challenger seat and once all baseline)"]

@@ -23,11 +23,13 @@ from zipai_sim.game.settle import settle
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.kernels.play.search import SEARCH_KERNELS
 from zipai_sim.studies.arena import cheat_note
-from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES
+from zipai_sim.play import DEFAULT_HAND_CHUNK, SEARCH_POLICIES
 from zipai_sim.play.engine import Game
 from zipai_sim.play.payoffs import OutcomeCache, outcome_row
 from zipai_sim.play.external import BatchPolicy, lineup
+from zipai_sim.play.learned import lineup_weights
 from zipai_sim.play.policies import POLICIES, as_policy, is_named
+from zipai_sim.play.registry import DEFAULT_K
 from zipai_sim.play.trace import hand_result
 from zipai_sim.records.build import external_records, kernel_records, reference_hook
 from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
@@ -45,7 +47,7 @@ from zipai_sim.studies.balance_sums import Sums, add_rows, summarize
 
 
 def _play_chunk(v: Variant, key: int, size: int, policies: Sequence[object], sums: Sums,
-                keep: int = 0, on_hand=None, rk: int = 32, deal0: int = 0,
+                keep: int = 0, on_hand=None, rk: int = DEFAULT_K, deal0: int = 0,
                 origin: str = "") -> np.ndarray | None:
     """The reference engine, hand by hand (the twin of the kernel path). With ``keep > 0``
     returns the outcome rows, payments and units of the first ``keep`` hands as
@@ -77,7 +79,7 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
                    threads: int | None = None, engine: str = "numba",
                    rows: int = 0, records: int = 0,
                    progress: bool | None = None, client: object = None,
-                   rollout_k: int = 32) -> pl.DataFrame | tuple:
+                   rollout_k: int = DEFAULT_K) -> pl.DataFrame | tuple:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
     every seat, or one per seat: "random", "greedy", "lookahead", "study", "rollout",
     "teacher", the last two with ``rollout_k`` worlds per candidate answer, ``play.rollout``);
@@ -131,7 +133,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
                policies: str | Sequence[object] = "greedy", chunk_size: int | None = None,
                threads: int | None = None, engine: str = "numba", rows: int = 0,
                records: int = 0, progress: bool | None = None, client: object = None,
-               rollout_k: int = 32) -> list:
+               rollout_k: int = DEFAULT_K) -> list:
     """``simulate_hands`` of several variants (or thresholds) on the same hands, in lockstep
     (``runs.run_parts``): a Ctrl-C leaves every run with the same finished hands, so the runs
     of a sweep stay comparable. One ``simulate_hands`` result per variant."""
@@ -180,13 +182,15 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         parts.append(_reference_part(v, n, seed, cs, pols, keep, recs, n_rec, rk)
                      if engine == "reference" else _numba_part(v, n, seed, cs, pols, keep, rk))
     rolls = any(x in SEARCH_POLICIES for pols in pols_of for x in pols)
+    ws = lineup_weights(variants, pols_of)
     identity = {"what": "hands", "variants": [v.key for v in variants],
                 "rules_hash": [v.rules_hash for v in variants],
                 "thresholds": [v.win.threshold for v in variants], "seed": str(seed),
                 "policies": [[x if isinstance(x, str) else x.ident if isinstance(x, BatchPolicy)
                               else type(x).__name__ for x in pols]
                              for pols in pols_of], "engine": engine, "rows": keep,
-                **({"rollout_k": rk} if rolls else {})}
+                **({"rollout_k": rk} if rolls else {}),
+                **({"weights_hash": ws} if ws else {})}
     t0 = time.perf_counter()
     if engine == "reference":
         run = run_parts(n, cs, 1, parts, unit="hand", progress=progress, identity=identity,
@@ -206,7 +210,8 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
         head = run_fields(v, seed=seed, n=run.done, unit="hands", chunk_size=cs,
                           policies=[x.name if isinstance(x, BatchPolicy) else x
                                     for x in pols], engine=engine, partial=run.partial, n_requested=n,
-                          threads=1 if engine == "reference" else th, workers=run.workers)
+                          threads=1 if engine == "reference" else th, workers=run.workers,
+                          weights=None if ws is None else ws[i])
         head["seconds"] = 0.0 if i else seconds  # one clock for the lockstep runs
         if set(SEARCH_POLICIES) & {x for x in pols if isinstance(x, str)}:
             head["extra"] = [*head.get("extra", ()), f"rollout: {rk} worlds per candidate answer",
@@ -225,7 +230,7 @@ def hands_runs(variants: Sequence[Variant], n: int, seed: int = DEFAULT_SEED,
 
 
 def _reference_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
-                    recs: list, n_rec: int, rk: int = 32) -> tuple:
+                    recs: list, n_rec: int, rk: int = DEFAULT_K) -> tuple:
     """``(work, add, state)`` of one variant's hands on the reference engine."""
     seats = v.layout.players
 
@@ -250,11 +255,11 @@ def _add_batch(state: tuple, got: tuple) -> tuple:
 
 
 def _numba_part(v: Variant, n: int, seed: int, cs: int, pols: list, keep: int,
-                rk: int = 32) -> tuple:
+                rk: int = DEFAULT_K) -> tuple:
     """``(work, add, state)`` of one variant's hands on ``kernels.play``: a batch's chunks in
     one parallel call, each chunk's rows settled and added in chunk order."""
     from zipai_sim.kernels import play as kp
-    from zipai_sim.play.rollout import play_chunks
+    from zipai_sim.play.chunks import play_chunks
 
     codes, external = lineup(pols)
     seats = v.layout.players

@@ -35,8 +35,9 @@ import polars as pl
 
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.play import DEFAULT_HAND_CHUNK
+from zipai_sim.play.learned import lineup_weights
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
-from zipai_sim.play.rollout import play_chunks
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.report import DEFAULT_SEED, Report, ReportFrame, diff_text, header, sig
 from zipai_sim.runs.checkpoint import register
 from zipai_sim.runs.chunks import (
@@ -188,6 +189,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
                 t.d_sq[r] += (diff * diff).sum(axis=0)
         return t
 
+    ws = lineup_weights(vs, pols)
     t0 = time.perf_counter()
     old = numba.get_num_threads()
     numba.set_num_threads(th)
@@ -199,7 +201,8 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
                                     "rules_hash": [v.rules_hash for v in vs],
                                     "thresholds": [v.win.threshold for v in vs],
                                     "seed": str(seed),
-                                    "policies": lineup_ident(policies, seats)})
+                                    "policies": lineup_ident(policies, seats),
+                                    **({"weights_hash": ws} if ws else {})})
     finally:
         numba.set_num_threads(old)
     units = sorted({v.settle.unit for v in vs})
@@ -211,7 +214,7 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     run = dict(variants=[(v.key, v.rules_hash) for v in vs],
                thresholds=[v.win.threshold for v in vs], seed=seed, n=got.done, unit="hands",
                chunk_size=cs, policies=pols, threads=th, workers=got.workers,
-               seconds=time.perf_counter() - t0, partial=got.partial, n_requested=n,
+               seconds=time.perf_counter() - t0, partial=got.partial, n_requested=n, weights=ws,
                extra=[f"each run against {vs[0].key} at threshold {vs[0].win.threshold}"
                       + (f" ({', '.join(f'{k}={_text(knob_of(vs[0], k))}' for k in settings[0])})"
                          if settings else "") + ", paired on the same hands"])

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 
 from zipai_sim.runs.checkpoint import register
-from zipai_sim.studies.train import Sums
+from zipai_sim.studies.fitsums import Sums
 
 #: features that are the same for every candidate of a question (not identified by a centred fit)
 CONSTANT = ("one", "stock", "dealer", "after_dealer")

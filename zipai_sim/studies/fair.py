@@ -27,8 +27,9 @@ import polars as pl
 from zipai_sim.game.variants import Variant, VariantError, load_variant
 from zipai_sim.play import DEFAULT_HAND_CHUNK
 from zipai_sim.play.external import lineup_ident, seat_lineup
+from zipai_sim.play.learned import lineup_weights
 from zipai_sim.play.payoffs import OutcomeCache
-from zipai_sim.play.rollout import play_chunks
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.report import DEFAULT_SEED, Report, header, sig
 from zipai_sim.runs.chunks import check_count, check_seed, check_threads, chunk_keys
 from zipai_sim.runs.driver import run_batches
@@ -75,6 +76,7 @@ class FairResult:
     threads: int
     seconds: float
     partial: bool = False
+    weights: str | None = None  # ``play.learned.weights_hash`` of the line-up (None: none read)
 
     @property
     def points(self) -> pl.DataFrame:
@@ -119,6 +121,7 @@ class FairResult:
         run = header([(v.key, v.rules_hash)], [v.win.threshold], seed=self.seed,
                      n=self.answer.hands, unit="hands", chunk_size=self.chunk_size,
                      policies=self.policies, threads=self.threads, seconds=self.seconds,
+                     weights=self.weights,
                      extra=[f"fair {self.knob} in {self.lo}..{self.hi}"
                             + "".join(f", {k} = {f} × it" for k, f in self.link.items())
                             + f" for {self.metric} = {sig(self.target, 4)}"])
@@ -151,7 +154,8 @@ class FairResult:
                                     else self.policies),
                "chunk_size": str(self.chunk_size), "n": str(a.hands),
                "partial": str(self.partial).lower(), "engine": "numba",
-               "answer": self.sentence()}
+               "answer": self.sentence(),
+               **({"weights_hash": self.weights} if self.weights else {})}
         for name in ("below", "above", "estimate", "ci_low", "ci_high", "closer", "n_common",
                      "undecided"):
             x = getattr(a, name)
@@ -242,7 +246,8 @@ def fair(variant: str | os.PathLike | Variant, knob: str, lo: int, hi: int,
                                identity={"what": "fair", "rules_hash": v.rules_hash,
                                          "seed": str(seed),
                                          "policies": lineup_ident(policies),
-                                         "metric": metric, "first_chunk": c0})
+                                         "metric": metric, "first_chunk": c0,
+                                         **({"weights_hash": ws} if ws else {})})
             got = np.concatenate([got, *step.state])
             have[x] = got
             if step.partial:
@@ -250,6 +255,7 @@ def fair(variant: str | os.PathLike | Variant, knob: str, lo: int, hi: int,
                 raise _Stopped
         return got[:n]
 
+    ws = lineup_weights([base], pols)
     t0 = time.perf_counter()
     old = numba.get_num_threads()
     numba.set_num_threads(th)
@@ -262,4 +268,4 @@ def fair(variant: str | os.PathLike | Variant, knob: str, lo: int, hi: int,
     finally:
         numba.set_num_threads(old)
     return FairResult(base, knob, link, metric, value, lo, hi, answer, seed, pols, cs, th,
-                      time.perf_counter() - t0, partial=stopped)
+                      time.perf_counter() - t0, partial=stopped, weights=ws[0] if ws else None)

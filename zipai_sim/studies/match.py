@@ -42,6 +42,7 @@ from zipai_sim.game.settle import settle_counts
 from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.kernels import deal as kd
 from zipai_sim.play import MATCH_HANDS, POLICY_NAMES
+from zipai_sim.play.learned import lineup_weights
 from zipai_sim.play.policies import POLICIES, as_policy, is_named
 from zipai_sim.play.rollout import play_one
 from zipai_sim.report import DEFAULT_SEED
@@ -310,16 +311,18 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
     from zipai_sim.kernels import play as kp
 
     names = tuple(x if isinstance(x, str) else type(x).__name__ for x in pols)
+    ws = lineup_weights([v], list(pols))
     run = run_batches(count, 1, MATCH_BATCH, work, add, None, unit="match", desc=v.key,
                       progress=progress, client=client,
                       identity={"what": "matches", "variants": [v.key],
                                 "rules_hash": [v.rules_hash], "seed": str(seed), "goal": goal,
                                 "hands": hands, "target": target, "policies": list(names),
                                 "engine": engine, "first_dealer": str(first_dealer),
-                                "max_hands": max_hands},
+                                "max_hands": max_hands,
+                                **({"weights_hash": ws} if ws else {})},
                       kernels=(kp.play_hand, kd.seeded_deck) if engine == "numba" else ())
     rows = [r for batch in cons_list(run.state) for r in batch]
     df = pl.DataFrame(rows) if rows else pl.DataFrame(schema={"match": pl.Int64})
     return MatchResult(v.key, v.rules_hash, seed, run.done, goal, hands, target, names, engine,
                        str(first_dealer), max_hands, df, summarize(v, df, n), v.win.threshold,
-                       time.perf_counter() - t0, count, run.partial)
+                       time.perf_counter() - t0, count, run.partial, ws[0] if ws else None)

@@ -45,6 +45,7 @@ class MatchResult:
     seconds: float | None = None
     n_requested: int | None = None  # matches asked for; ``n`` is those done
     partial: bool = False  # Ctrl-C stopped the run after ``n`` matches (runs.run_batches)
+    weights: str | None = None  # ``play.learned.weights_hash`` of the line-up (None: none read)
 
     def report(self, per: int | None = None) -> Report:
         """What ``zipai-sim match`` prints: the header line (variant, rules hash, threshold,
@@ -59,7 +60,7 @@ class MatchResult:
                          "matches")
         head = header([(self.variant, self.rules_hash)], [self.threshold], seed=self.seed,
                       n=self.n, unit="matches", policies=self.policies, threads=1,
-                      seconds=self.seconds, extra=extra)
+                      seconds=self.seconds, extra=extra, weights=self.weights)
         return Report(head, metric_view(self.summary, check_per(per)))
 
     def _repr_html_(self) -> str:
@@ -78,7 +79,8 @@ class MatchResult:
                 "chunk_size": "1", "goal": self.goal, "hands": str(self.hands),
                 "target": str(self.target), "policies": ",".join(self.policies),
                 "engine": self.engine, "first_dealer": self.first_dealer,
-                "max_hands": str(self.max_hands), "zipai_sim_version": __version__}
+                "max_hands": str(self.max_hands), "zipai_sim_version": __version__,
+                **({"weights_hash": self.weights} if self.weights else {})}
 
     def to_parquet(self, path: str | os.PathLike) -> None:
         """Write ``matches`` with ``metadata`` atomically (``io.write_parquet``)."""

@@ -22,7 +22,7 @@ from zipai_sim.game.variants import Variant, load_variant
 from zipai_sim.kernels import features as kf
 from zipai_sim.play import DEFAULT_HAND_CHUNK, policy_codes
 from zipai_sim.play.payoffs import settle_outcomes
-from zipai_sim.play.rollout import play_chunks
+from zipai_sim.play.chunks import play_chunks
 from zipai_sim.report import DEFAULT_SEED, ReportFrame, run_fields
 from zipai_sim.runs.chunks import (
     check_chunk_size,
