@@ -14,7 +14,8 @@ Sections (each a function returning a Markdown table; all run unless one is pick
   after another (run it on a quiet machine: each takes minutes). Issue 55's aims: 60, 90 and
   90 s for the first three on 2 cores.
 
-Prints the tables and writes ``benchmarks/coldstart-results.md``.
+Prints the tables and writes each to ``benchmarks/coldstart-NAME-results.md`` (one file a
+section, so a run of one section keeps the other's last table).
 
     uv run python benchmarks/coldstart.py [--imports-only | --compile-only]
 """
@@ -128,15 +129,16 @@ def main() -> None:
         ap.add_argument(f"--{name}-only", dest="only", action="store_const", const=name,
                         help=f"run only the {name} section")
     a = ap.parse_args()
-    picked = [a.only] if a.only else list(SECTIONS)
-    tables = [SECTIONS[name]() for name in picked]
-    flag = f" --{a.only}-only" if a.only else ""
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    head = (f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}, "
-            f"{os.cpu_count()} cores, load average {load} (a loaded machine adds time), "
-            f"Python {platform.python_version()}, fresh processes straight from the "
-            f"environment (no `uv run`): `uv run python benchmarks/coldstart.py{flag}`")
-    write_results("coldstart-results.md", "Cold start (issue 55)", head, "\n\n".join(tables))
+    for name in [a.only] if a.only else list(SECTIONS):
+        table = SECTIONS[name]()
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        head = (f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}, "
+                f"{os.cpu_count()} cores, load average {load} (a loaded machine adds time), "
+                f"Python {platform.python_version()}, fresh processes straight from the "
+                f"environment (no `uv run`): `uv run python benchmarks/coldstart.py "
+                f"--{name}-only`")
+        write_results(f"coldstart-{name}-results.md", f"Cold start: {name} (issue 55)", head,
+                      table)
 
 
 if __name__ == "__main__":

@@ -69,6 +69,9 @@ from pathlib import Path
 
 import polars as pl
 
+# printed on stderr before a cold numba cache compiles (depends on the cache, not the code)
+from zipai_sim.runs.driver import COMPILING
+
 GOLDENS = Path(__file__).resolve().parent / "goldens"
 
 #: a hand of 20 cards (waits 二 十 拾 in guangxi-81), as in the README
@@ -76,8 +79,6 @@ HAND = "一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 十十"
 #: a 天胡 dealer hand of guangxi-81 (README quickstart)
 TIANHU = "拾拾拾 壹壹壹 一二三 二七十 四五六 柒捌玖 八八捌"
 
-#: printed on stderr before a cold numba cache compiles (depends on the cache, not the code)
-COMPILING = "compiling the kernels once (about a minute)"
 
 
 # --- the Python-API cases: each returns [(label, str or DataFrame)], written to the transcript

@@ -78,6 +78,10 @@ def test_weights_hash_names_the_weights(tmp_path, monkeypatch):
     assert learned.weights_hash(v, ["greedy", "study", "random"]) is None
     shipped = learned.weights_hash(v, ["learned", "greedy", "greedy"])
     assert re.fullmatch(r"[0-9a-f]{16}", shipped)
+    # the weights, not the seats: every line-up that reads only the file's gets its hash
+    assert learned.weights_hash(v, ["learned"] * 3) == learned.weights_hash(
+        v, ["greedy", "learned"]) == shipped
+    assert learned.weights_hash(v, ["search", "greedy", "greedy"]) != shipped  # + cut value
     _copy_weights(tmp_path, v.key, 1.0)
     monkeypatch.setenv(learned.ENV, str(tmp_path))
     assert learned.weights_hash(v, ["learned", "greedy", "greedy"]) == shipped
@@ -118,7 +122,7 @@ def test_changed_weights_never_resume_a_checkpoint(tmp_path, monkeypatch):
     wdir.mkdir()
     _copy_weights(wdir, "guangxi-81", 2.0)
     monkeypatch.setenv(learned.ENV, str(wdir))
-    with pytest.raises(CheckpointError, match="weights_hash was"), \
+    with pytest.raises(CheckpointError, match="played with other learned weights .*ZIPAI_SIM_WEIGHTS"), \
             zs.checkpoint(ck, resume=True):
         zs.arena("guangxi-81", "learned", "greedy", 8, seed=5, chunk_size=4)
 
@@ -144,3 +148,20 @@ def test_a_weights_file_for_other_rules_is_one_clear_error(tmp_path, monkeypatch
     f.write_text(json.dumps(d), encoding="utf-8")
     with pytest.raises(ValueError, match="is for variant 'liuhu-dao', not 'guangxi-81'"):
         learned.weights(v)
+
+
+def test_weights_fitted_under_overrides_play_at_another_threshold(tmp_path, monkeypatch):
+    """A file fitted under knob overrides plays those rules at another 起胡 threshold too; under
+    other overrides it is refused."""
+    v = zs.load_variant("guangxi-81")
+    x = v.with_knobs({"settle.huangzhuang_dealer": -2, "settle.huangzhuang_others": 1})
+    f = _copy_weights(tmp_path, v.key)
+    d = json.loads(f.read_text(encoding="utf-8"))
+    d["rules_hash"] = x.rules_hash
+    f.write_text(json.dumps(d), encoding="utf-8")
+    monkeypatch.setenv(learned.ENV, str(tmp_path))
+    learned.weights(x)
+    learned.weights(x.with_threshold(20))
+    with pytest.raises(ValueError, match="fitted under other rules"):
+        learned.weights(v.with_knobs({"settle.huangzhuang_dealer": -4,
+                                      "settle.huangzhuang_others": 2}))

@@ -257,8 +257,8 @@ def test_wilson_hand_values_and_empty():
 
 
 def test_a_cold_cache_compiles_before_the_clock(monkeypatch):
-    """On a cold cache the kernel is called once on no chunks (it compiles, about a minute on a
-    fresh clone) before ``seconds`` starts, so the printed rate describes the work."""
+    """On a cold cache the kernel is called once on no chunks (it compiles, about half a minute
+    on a fresh clone) before ``seconds`` starts, so the printed rate describes the work."""
     real = zsim.ko.analyze_chunks
     calls: list[int] = []
 

@@ -62,10 +62,14 @@ def add_rollout_k(p) -> None:
     from zipai_sim.play.registry import DEFAULT_K, SEARCH_POLICIES, names_text
 
     def k(text: str) -> int:
-        from zipai_sim.play.rollout import check_k  # numba: only when the flag is given
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        from zipai_sim.play.rollout import check_k  # numba: only for a number to check
 
         try:
-            return check_k(int(text))
+            return check_k(n)
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
 
@@ -77,6 +81,7 @@ def add_rollout_k(p) -> None:
 def add_arena(sub, doc) -> None:
     """The ``arena`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
     from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
+    from zipai_sim.play.registry import cheat_text, names_text
 
     names = sorted(POLICY_NAMES)
     ar = sub.add_parser("arena", help=doc(cmd_arena), description=cmd_arena.__doc__)
@@ -87,10 +92,10 @@ def add_arena(sub, doc) -> None:
     from zipai_sim.cli.bounds import policy_arg
 
     ar.add_argument("--challenger", required=True, type=policy_arg(names), metavar="POLICY",
-                    help=f"the policy measured: {', '.join(names)}, or MODULE:ATTR (a batch "
-                    "policy: an outside model, docs/guide/rl.md)")
+                    help=f"the policy measured: {names_text()}, or MODULE:ATTR (a batch "
+                    f"policy: an outside model, docs/guide/rl.md){cheat_text()}")
     ar.add_argument("--baseline", required=True, type=policy_arg(names), metavar="POLICY",
-                    help=f"the policy it is measured against: {', '.join(names)}, or "
+                    help=f"the policy it is measured against: {names_text()}, or "
                     "MODULE:ATTR")
     ar.add_argument("--decks", type=int, default=10_000, metavar="N",
                     help="decks per variant, each played seats + 1 times (default: "
@@ -101,7 +106,7 @@ def add_arena(sub, doc) -> None:
     from zipai_sim.cli.checkpoint import add_checkpoint, add_chunk_size, add_seed_threads
 
     add_seed_threads(ar)
-    add_chunk_size(ar, "decks", DEFAULT_HAND_CHUNK)  # studies.arena.DEFAULT_ARENA_CHUNK
+    add_chunk_size(ar, "decks", DEFAULT_HAND_CHUNK)  # = studies.arena.DEFAULT_ARENA_CHUNK
     add_checkpoint(ar)
     add_set(ar)
     ar.set_defaults(func=cmd_arena)

@@ -106,6 +106,7 @@ def add_compare(sub, doc) -> None:
     """The ``compare`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
     from zipai_sim.cli.checkpoint import add_checkpoint, add_chunk_size, add_seed_threads
     from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
+    from zipai_sim.play.registry import cheat_text, names_text
 
     co = sub.add_parser("compare", help=doc(cmd_compare), description=cmd_compare.__doc__)
     co.add_argument("--variants",
@@ -123,8 +124,8 @@ def add_compare(sub, doc) -> None:
     co.add_argument("--hands", type=int, default=20_000, metavar="N",
                     help="hands, the same for every run (default: %(default)s)")
     co.add_argument("--policy", type=policy_arg(sorted(POLICY_NAMES)), default="greedy",
-                    help="policy of every seat: a bot name or MODULE:ATTR, a batch policy "
-                    "(default: %(default)s)")
+                    help=f"policy of every seat: {names_text()}, or MODULE:ATTR, a batch "
+                    f"policy (default: %(default)s{cheat_text()})")
     co.add_argument("--alpha", type=float, default=0.05, metavar="A",
                     help="family-wise level of the Holm correction (default: %(default)s)")
     co.add_argument("--out", type=Path, default=Path("compare.parquet"), metavar="FILE",

@@ -53,6 +53,7 @@ def add_fair(sub, doc) -> None:
     """The ``fair`` subcommand on the subparsers ``sub`` (``doc``: a docstring as help)."""
     from zipai_sim.cli.checkpoint import add_checkpoint, add_seed_threads
     from zipai_sim.play import POLICY_NAMES  # studies.arena.KERNEL_POLICIES' names, without numba
+    from zipai_sim.play.registry import cheat_text, names_text
 
     fa = sub.add_parser("fair", help=doc(cmd_fair), description=cmd_fair.__doc__)
     fa.add_argument("--variant", default="guangxi-81",
@@ -68,8 +69,8 @@ def add_fair(sub, doc) -> None:
                     help="another knob set to FACTOR × the searched value, e.g. "
                     "settle.huangzhuang_dealer=-2 (the 荒庄 payments sum to 0); repeatable")
     fa.add_argument("--policy", type=policy_arg(sorted(POLICY_NAMES)), default="greedy",
-                    help="policy of every seat: a bot name or MODULE:ATTR, a batch policy "
-                    "(default: %(default)s)")
+                    help=f"policy of every seat: {names_text()}, or MODULE:ATTR, a batch "
+                    f"policy (default: %(default)s{cheat_text()})")
     fa.add_argument("--alpha", type=float, default=0.05, metavar="A",
                     help="chance that any side decision of the search is wrong, and 1 − the "
                     "interval's level (default: %(default)s)")

@@ -20,13 +20,12 @@ from zipai_sim.cli.bounds import at_least_one as _at_least_one
 from zipai_sim.cli.checkpoint import add_checkpoint, add_chunk_size, add_seed_threads
 from zipai_sim.cli.outputs import check_out, distinct_outputs, partial_path, rows_path, save
 from zipai_sim.play import (
-    CHEATING_POLICIES,
     DEFAULT_HAND_CHUNK,
     MATCH_HANDS,
     POLICY_NAMES,
     SEARCH_POLICIES,
 )
-from zipai_sim.play.registry import names_text
+from zipai_sim.play.registry import cheat_text, names_text
 from zipai_sim.report import DEFAULT_SEED, check_per
 
 
@@ -37,9 +36,7 @@ def _names() -> str:
 
 def _cheats() -> str:
     """The help text's warning about the bots that see every hand (``play.registry``)."""
-    bad = CHEATING_POLICIES
-    return f"; {names_text(bad)} {'sees' if len(bad) == 1 else 'see'} every hand: " \
-           f"{'it cheats' if len(bad) == 1 else 'they cheat'}" if bad else ""
+    return cheat_text()
 
 
 def _per(a: argparse.Namespace) -> int | None:

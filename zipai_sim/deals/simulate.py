@@ -197,7 +197,7 @@ def simulate_deals(variant: str | os.PathLike | Variant, n: int = 1_000_000,
     A progress bar appears after two seconds unless ``progress=False``. On Ctrl-C the finished
     chunks are returned with ``partial=True``. ``seconds`` times the run itself: the
     first parallel call of a process starts numba's threads (≈ 0.3 s), and the first run on a
-    cold cache compiles the kernel (about a minute), both before the clock.
+    cold cache compiles the kernel (about half a minute on 2 cores), both before the clock.
 
     Metrics (RULES.md §6, §7.3, §9): ``tianhu`` = ``tianhu_complete`` + ``tianhu_santi`` +
     ``tianhu_wukan`` (the dealer's 21 cards win at once; ``tianhu_extra_card`` is the part of
@@ -242,7 +242,7 @@ def deal_runs(variants: list[Variant], n: int, seed: int, threads: int, chunk_si
     old_threads = numba.get_num_threads()
     numba.set_num_threads(th)
     _start_threads()
-    if client is None and cold(ko.analyze_chunks):  # compile (about a minute) before the clock
+    if client is None and cold(ko.analyze_chunks):  # compile (half a minute) before the clock
         compile_note(ko.analyze_chunks, progress=progress)
         for work, _, _ in parts:
             work(0, 0)

@@ -2,10 +2,11 @@
 
 ``engine.Game`` is the executable spec of play, step by step; ``kernels.play`` is its numba twin
 and plays the same seeded hand move for move. ``observation`` and ``policies`` are the hook for a
-user's own policy; ``bots`` and ``bots_rollout`` are the shipped bots' readable twins,
-``rollout`` drives the numba engine (and its rollout bot), ``payoffs`` settles kernel outcome rows
-and ``trace`` prints a seeded hand. ``registry`` is the bot table every list of bots is made
-from. Studies of many hands live in ``zipai_sim.studies``.
+user's own policy; ``bots``, ``bots_learned`` and ``bots_rollout`` are the shipped bots'
+readable twins; ``chunks`` plays whole chunks with any line-up (the numba turn loop, the
+searching bots' driver ``rollout``, or the batched table ``batch`` for outside models,
+``external``); ``payoffs`` settles kernel outcome rows and ``trace`` prints a seeded hand.
+``registry`` is the bot table every list of bots is made from. Studies of many hands live in ``zipai_sim.studies``.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ import numpy as np
 
 from zipai_sim.kernels import play as kp
 from zipai_sim.play import registry
+from zipai_sim.play.registry import names_text
 
 #: the environment variable naming a folder of weights files searched before the shipped ones
 ENV = "ZIPAI_SIM_WEIGHTS"
@@ -111,28 +112,41 @@ def _rules_of(path: str, mtime: float) -> tuple[str | None, str | None]:
 
 def check_rules(path: Path, v) -> None:
     """Raise ValueError when weights file ``path`` was made for other rules than variant ``v``'s:
-    its ``variant`` is not ``v.key``, or its ``rules_hash`` is neither ``v``'s nor that of the
+    its ``variant`` is not ``v.key``, or its ``rules_hash`` is neither ``v``'s, nor that of the
     shipped rule set of the same key (a variant made by knob or threshold overrides keeps its
-    base's weights, module docstring). A file without the fields (hand-written) passes."""
+    base's weights, module docstring), nor ``v``'s at the shipped threshold (a file fitted under
+    overrides, played at another threshold). A file without the fields (hand-written)
+    passes."""
     key, rules = _rules_of(str(path), path.stat().st_mtime)
     if key is not None and key != v.key:
         raise ValueError(f"weights file {path} is for variant {key!r}, not {v.key!r}")
     if rules is None or rules == v.rules_hash:
         return
-    base = _base_hash(v.key)
-    if rules != base:
-        raise ValueError(f"weights file {path} was fitted under other rules of {v.key} (rules "
-                         f"hash {rules}, this variant's is {v.rules_hash}"
-                         + (f", the shipped rule set's {base}" if base else "")
-                         + "): fit them again with `zipai-sim train`")
+    base, threshold = _base_of(v.key)
+    if rules == base:
+        return
+    if threshold is not None and threshold != v.win.threshold:
+        try:  # a file fitted under knob overrides, played at another threshold of the same rules
+            if v.with_threshold(threshold).rules_hash == rules:
+                return
+        except ValueError:
+            pass
+    raise ValueError(f"weights file {path} was fitted under other rules of {v.key} (rules "
+                     f"hash {rules}, this variant's is {v.rules_hash}"
+                     + (f", the shipped rule set's {base}" if base and base != v.rules_hash
+                        else "")
+                     + "): fit them again with `zipai-sim train`")
 
 
 @lru_cache(maxsize=None)
-def _base_hash(key: str) -> str | None:
-    """The rules hash of the shipped rule set ``key`` (None: no such shipped set)."""
+def _base_of(key: str) -> tuple[str | None, int | None]:
+    """The rules hash and 起胡 threshold of the shipped rule set ``key`` (None: none shipped)."""
     from zipai_sim.game.variants import list_variants, load_variant
 
-    return load_variant(key).rules_hash if key in list_variants() else None
+    if key not in list_variants():
+        return None, None
+    base = load_variant(key)
+    return base.rules_hash, base.win.threshold
 
 
 @lru_cache(maxsize=None)
@@ -191,7 +205,8 @@ def value_weights(v) -> np.ndarray:
     check_rules(q, v)
     w = _load_value(v.key, str(q), q.stat().st_mtime)
     if w is None:
-        raise ValueError(f"weights file {q} has no cut value ('value'): the search and oracle "
+        cutting = names_text(tuple(b.name for b in registry.BOTS if b.cuts))
+        raise ValueError(f"weights file {q} has no cut value ('value'): the {cutting} "
                          f"bots need it; fit it with `zipai-sim train --variant {v.key} "
                          f"--labels value --out {q.name}`")
     return np.array(w, np.float64)
@@ -203,26 +218,32 @@ LEARNED_CODES = registry.LEARNED_CODES
 
 def weights_hash(v, policies, given=None) -> str | None:
     """16 hex digits naming the weights a line-up of variant ``v`` plays with: sha256 over the
-    learned weights of every seat that reads them (``play.registry``: learned, search,
+    distinct learned weight vectors its seats read (``play.registry``: learned, search,
     oracle; ``given[i]`` (``N_FEAT`` floats) instead of the file's for ``policies[i]`` where a
-    caller passed its own) and the cut value where a seat cuts short (search, oracle). None
-    when no seat reads weights (random, greedy, lookahead, study … and batch policies, named
-    by their own fingerprint). A run's identity, header and metadata carry it, so changed
-    weights never resume another's checkpoint (issue 55). Raises ValueError as ``weights``
-    does."""
+    caller passed its own), and the cut value where a seat cuts short (search, oracle). Which
+    seat plays which bot is the identity's ``policies``: the same weights give the same hash
+    in every line-up that reads only them. None when no seat reads weights (random, greedy,
+    lookahead, study … and batch policies, named by their own fingerprint). A run's identity,
+    header and metadata carry it, so changed weights never resume another's checkpoint
+    (issue 55). Raises ValueError as ``weights`` does."""
     import hashlib
 
-    h, used = hashlib.sha256(), False
+    vectors, cut = set(), False
     for i, p in enumerate(policies):
         if not (isinstance(p, str) and p in registry.POLICY_NAMES and registry.bot(p).weights):
             continue
         w = given[i] if given is not None and given[i] is not None else weights(v)
-        h.update(f"{i}:{p}".encode())
-        h.update(np.asarray(w, np.float64).tobytes())
-        if registry.bot(p).cuts:
-            h.update(value_weights(v).tobytes())
-        used = True
-    return h.hexdigest()[:16] if used else None
+        vectors.add(np.asarray(w, np.float64).tobytes())
+        cut = cut or registry.bot(p).cuts
+    if not vectors:
+        return None
+    h = hashlib.sha256()
+    for w in sorted(vectors):
+        h.update(w)
+    if cut:
+        h.update(b"cut value")
+        h.update(value_weights(v).tobytes())
+    return h.hexdigest()[:16]
 
 
 def lineup_weights(variants, policies, given=None) -> list[str | None] | None:

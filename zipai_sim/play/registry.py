@@ -25,7 +25,8 @@ from importlib import import_module
 #: what a fair bot reads: what its seat's ``Observation`` shows (RULES.md §5–§6), tested by
 #: redealing every card it cannot see
 SEES_SEAT = "its seat"
-#: what the ceiling reads: every hand and the stock's order (a cheat, named so)
+#: what the ceiling reads: every seat's hand (only the stock's order stays hidden; a cheat,
+#: named so)
 SEES_ALL = "every hand"
 
 
@@ -59,8 +60,8 @@ class Bot:
 
     @property
     def cheats(self) -> bool:
-        """Reads what no player sees: exempt from the hidden-card test, refused by ``analyze``,
-        flagged in every report that has it."""
+        """Reads what no player sees: exempt from the hidden-card test, flagged in every
+        report that has it (``studies.arena.cheat_note``)."""
         return self.sees != SEES_SEAT
 
     @property
@@ -137,6 +138,17 @@ def bot(name: object) -> Bot:
 def names_text(names: tuple[str, ...] = POLICY_NAMES) -> str:
     """``names`` as a sentence's list: ``"random, greedy … or oracle"``."""
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
+def cheat_text() -> str:
+    """A help text's warning about the bots that see every hand: ``"; oracle sees every
+    hand: it cheats"`` (empty when none does)."""
+    bad = CHEATING_POLICIES
+    if not bad:
+        return ""
+    one = len(bad) == 1
+    return (f"; {names_text(bad)} {'sees' if one else 'see'} every hand: "
+            f"{'it cheats' if one else 'they cheat'}")
 
 
 def help_text() -> str:

@@ -32,7 +32,7 @@ def hand_result(game: Game, out: Outcome) -> HandResult:
 def play_seeded(variant: str | os.PathLike | Variant, seed: int, deal: int = 0,
                 policy: str | Sequence[object] = "greedy") -> tuple[Game, Outcome]:
     """Play deal ``deal`` of ``seed`` (chunk size 65536, as ``simulate_deals``) with ``policy``
-    ("random", "greedy", "lookahead") at every seat, or one policy per seat (names or user policy
+    (a bot name, ``play.registry``) at every seat, or one policy per seat (names or user policy
     objects, ``policies.as_policy``; seat 0 deals); returns the game (its ``log``) and the outcome.
     Raises ValueError for a bad seed, deal index or policy; VariantError for the variant."""
     v = load_variant(variant)

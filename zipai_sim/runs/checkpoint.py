@@ -226,6 +226,15 @@ class Checkpoint:
             keys = [k for k in _ORDER if k in old or k in ident] + sorted(
                 (set(old) | set(ident)) - set(_ORDER))
             key = next(k for k in keys if old.get(k) != ident.get(k))
+            if key == "weights_hash":
+                def hashes(x: object) -> str:
+                    return ", ".join(map(str, x)) if isinstance(x, list) else str(x)
+
+                raise CheckpointError(
+                    f"--resume {self.folder}: the checkpoint was played with other learned "
+                    f"weights (hash {hashes(old.get(key))}, now {hashes(ident.get(key))}): "
+                    f"ZIPAI_SIM_WEIGHTS or a weights file changed since; resume with the "
+                    f"weights it was made with, or start a new checkpoint")
             raise CheckpointError(
                 f"--resume {self.folder}: the checkpoint is of another run ({key} was "
                 f"{_short(old.get(key))}, now {_short(ident.get(key))}); give the same command "

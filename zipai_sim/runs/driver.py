@@ -33,7 +33,9 @@ from zipai_sim.runs.chunks import chunk_sizes, n_chunks
 
 S = TypeVar("S")
 T = TypeVar("T")
-COMPILING = "compiling the kernels once (about a minute)"
+#: measured with an empty cache on 2 cores (``benchmarks/coldstart.py --compile-only``)
+COMPILING = ("compiling the kernels once into numba's cache (the first time only: about half a "
+             "minute for deals, 4 to 5 minutes for whole hands on 2 cores)")
 
 
 @dataclass
@@ -68,8 +70,8 @@ def cold(*kernels: object) -> bool:
 
 
 def compile_note(*kernels: object, progress: bool | None = None) -> None:
-    """Say on stderr, once per cold cache, that the first call compiles for about a minute:
-    without it a fresh clone's first run sits silent (issue 10). ``progress=False`` is quiet."""
+    """Say on stderr, once per cold cache, that the first call compiles (``COMPILING``, with
+    the measured times): without it a fresh clone's first run sits silent (issue 10). ``progress=False`` is quiet."""
     if progress is not False and cold(*kernels):
         print(COMPILING, file=sys.stderr, flush=True)
 

@@ -76,8 +76,8 @@ def run_metadata(run: Mapping[str, object]) -> dict[str, str]:
     (``ReportFrame.run``): ``variants`` (keys), ``rules_hash`` (one per run, in order, comma
     separated), ``thresholds``, ``seed``, ``n`` (done), ``n_requested`` (``n`` when not given),
     ``partial`` (``n < n_requested`` when not given), ``chunk_size``, ``policies``, ``engine``,
-    ``weights_hash`` (from ``weights``: the learned weights' hashes); fields the run lacks are
-    left out. Booleans are ``"true"``/``"false"``."""
+    ``weights_hash`` (from ``weights``: the learned weights' hash of each run, ``-`` for a run
+    that read none); fields the run lacks are left out. Booleans are ``"true"``/``"false"``."""
     out: dict[str, str] = {}
     vs = [(v, None) if isinstance(v, str) else tuple(v) for v in run.get("variants") or ()]
     if vs:
@@ -89,9 +89,9 @@ def run_metadata(run: Mapping[str, object]) -> dict[str, str]:
     if ths:
         out["thresholds"] = ",".join(dict.fromkeys(str(t) for t in ths))
     ws = run.get("weights")
-    ws = [ws] if isinstance(ws, str) else [w for w in ws or () if w]
-    if ws:  # the learned weights the line-up read (``play.learned.weights_hash``)
-        out["weights_hash"] = ",".join(dict.fromkeys(ws))
+    ws = [ws] if isinstance(ws, str) else list(ws or ())
+    if any(ws):  # the learned weights each run's line-up read (``play.learned.weights_hash``)
+        out["weights_hash"] = ",".join(w or "-" for w in ws)
     for key in ("seed", "n", "n_requested", "chunk_size", "policies", "engine"):
         if run.get(key) is not None:
             out[key] = _text(run[key])

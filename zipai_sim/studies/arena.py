@@ -26,9 +26,8 @@ in the all-baseline game; Wilson 95% intervals (``stats.wilson``).
 
 Memory is flat in the number of decks: per chunk only integer sums are kept (``Σ D``, ``Σ D²``
 with ``D_j = seats · d_j``, an exact integer; win counts), so the result is exact and the same
-for every thread count. A policy plays in the arena when the play kernel knows it:
-``KERNEL_POLICIES`` maps its name to the kernel's policy code (a new bot is one entry in
-``play.POLICY_NAMES``).
+for every thread count. Every bot of the bot table plays in the arena (``play.registry``;
+``KERNEL_POLICIES`` maps its name to its kernel code).
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ import numpy as np
 import polars as pl
 
 from zipai_sim.kernels.play.search import SEARCH_KERNELS
-from zipai_sim.play import CHEATING_POLICIES, POLICY_NAMES, SEARCH_POLICIES
+from zipai_sim.play import CHEATING_POLICIES, DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES
 from zipai_sim.play.learned import lineup_weights
 from zipai_sim.play.chunks import play_chunks
 from zipai_sim.play.rollout import DEFAULT_K, check_k
@@ -71,7 +70,7 @@ from zipai_sim.runs.driver import run_parts
 #: arena policies by name → the play kernel's policy code (``play.POLICY_NAMES``)
 KERNEL_POLICIES = {name: code for code, name in enumerate(POLICY_NAMES)}
 #: decks per chunk by default: ``simulate_hands``'s, so the arena's decks are balance's hands
-DEFAULT_ARENA_CHUNK = 1 << 12
+DEFAULT_ARENA_CHUNK = DEFAULT_HAND_CHUNK
 
 
 def check_policy(name: object, what: str) -> str:
@@ -211,9 +210,8 @@ def arena(variant, challenger: str, baseline: str, decks: int, seed: int = DEFAU
           progress: bool | None = False, client: object = None,
           rollout_k: int = DEFAULT_K, challenger_weights: Sequence[float] | None = None,
           baseline_weights: Sequence[float] | None = None) -> ReportFrame:
-    """Duplicate match of policy ``challenger`` against ``baseline`` (names in
-    ``KERNEL_POLICIES``: "random", "greedy", "lookahead", "rollout", "study", "teacher") on
-    ``decks`` decks of
+    """Duplicate match of policy ``challenger`` against ``baseline`` (bot names, ``play.registry``:
+    ``zipai-sim bots`` lists them) on ``decks`` decks of
     ``variant`` (either side may be a ``play.external.BatchPolicy``: an outside model, beside
     fast bots only) (a key, a TOML path, a ``Variant``, or a list of them: one row each, on the
     same decks where the deal layouts agree) from ``seed``; see the module docstring for the format.

@@ -81,8 +81,9 @@ def simulate_hands(variant: str | os.PathLike | Variant, n: int, seed: int = DEF
                    progress: bool | None = None, client: object = None,
                    rollout_k: int = DEFAULT_K) -> pl.DataFrame | tuple:
     """Play and settle ``n`` hands of ``variant`` from ``seed`` with ``policies`` (one name for
-    every seat, or one per seat: "random", "greedy", "lookahead", "study", "rollout",
-    "teacher", the last two with ``rollout_k`` worlds per candidate answer, ``play.rollout``);
+    every seat, or one per seat: a bot of ``play.registry``, a searching one with
+    ``rollout_k`` worlds per candidate answer; a ``BatchPolicy``; a user policy object on the
+    reference engine);
     returns the balance table
     (``summarize``; a ``report.ReportFrame``, which in a notebook shows the run's header line
     and the table as ``zipai-sim balance`` prints it). The default seed is the command line's,

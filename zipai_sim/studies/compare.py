@@ -136,9 +136,8 @@ def compare(variants, n: int, seed: int = DEFAULT_SEED, thresholds: Sequence[int
     "settle.huangzhuang_others"): [(-2, 1), (0, 0)]}`` (several keys: their grid); the table
     then has one column per swept knob with the run's value (the header names the
     baseline's) and no ``thresholds``.
-    Policies: "random", "greedy", "lookahead", "study", "rollout" or "teacher" (the last two
-    with ``play.rollout.DEFAULT_K`` worlds per candidate answer), one for every seat or one per
-    seat.
+    Policies: a bot of ``play.registry`` (a searching one with ``play.registry.DEFAULT_K``
+    worlds per candidate answer) or a ``BatchPolicy``, one for every seat or one per seat.
     Progress, Ctrl-C (a partial result, the header says so), checkpoints and ``client``
     as in every driver (``runs.run_batches``).
 

@@ -280,8 +280,8 @@ def simulate_matches(variant: str | os.PathLike | Variant, matches: int,
     end rules, streams; the default seed is the command line's, 20261129). ``goal``: "hands"
     (``hands`` hands), "hu100" (first to ``target`` 胡息 from wins) or "yinghuzi" (硬胡子, seed
     000 ⑷); a match that has not reached its goal after ``max_hands`` hands stops with
-    ``ended = False`` and no winner. ``policies``: one name ("random", "greedy", "lookahead") or
-    one per player (user policy objects with ``engine="reference"``). ``first_dealer``: a player, or
+    ``ended = False`` and no winner. ``policies``: one bot name (``play.registry``) or one per
+    player (user policy objects with ``engine="reference"``). ``first_dealer``: a player, or
     "rotate" (match ``m`` starts with player ``m % n``). ``engine``: the numba kernel or the
     reference ``Game`` (the same hands, move for move). Returns a ``MatchResult`` (in a
     notebook it shows as ``zipai-sim match`` prints it). A progress bar (stderr) shows after

@@ -81,7 +81,7 @@ def opening_records(variant: VariantLike, n: int, seed: int = DEFAULT_SEED,
 
     The hands are those ``simulate_hands(variant, n, seed, policies)`` plays (same chunk size,
     default 4096), so win counts and mean scores agree with its balance table. ``policies``:
-    "random", "greedy" or "lookahead" for every seat, or one per seat.
+    a bot name (``play.registry``) for every seat, or one per seat.
 
     A progress bar (stderr) appears after two seconds, and a note when the kernels are to be
     compiled, unless ``progress=False``; ``client``: a ``dask.distributed.Client`` whose
