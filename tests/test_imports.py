@@ -49,6 +49,18 @@ def test_cli_parses_without_heavy_libraries(argv):
     assert _loaded_after(f"from zipai_sim.cli.app import main\nmain({argv!r})") == []
 
 
+@pytest.mark.parametrize("argv", [
+    ["arena", "--challenger", "greedy", "--baseline", "random", "--decks", "0"],
+    ["arena", "--challenger", "greedy", "--baseline", "random", "--chunk-size", "0"],
+    ["arena", "--challenger", "rollout", "--baseline", "random", "--rollout-k", "abc"],
+    ["compare", "--hands", "0"],
+    ["compare", "--variants", "guangxi-81"],
+])
+def test_argument_errors_found_after_parsing_load_no_heavy_library(argv):
+    """A bad count, chunk size or run list is said before the study (numba, polars) loads."""
+    assert _loaded_after(f"from zipai_sim.cli.app import main\nmain({argv!r})") == []
+
+
 def test_every_command_help_loads_no_heavy_library():
     calls = "\n".join(f"try:\n    main([{c!r}, '--help'])\nexcept SystemExit:\n    pass"
                       for c in COMMANDS)

@@ -14,15 +14,15 @@ def cmd_arena(a: argparse.Namespace) -> int:
     with a paired 95% interval, and both win rates."""
     from zipai_sim.cli import bounds as B
     from zipai_sim.cli.outputs import check_out, save_one
+    from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES
     from zipai_sim.runs.chunks import check_chunk_size, check_count
     from zipai_sim.runs.provenance import run_metadata
-    from zipai_sim.studies.arena import DEFAULT_ARENA_CHUNK, KERNEL_POLICIES, arena
     from zipai_sim.version import __version__
 
     sides = []
     for flag, name in (("--challenger", a.challenger), ("--baseline", a.baseline)):
-        if name not in KERNEL_POLICIES and ":" not in str(name):  # argparse says it too
-            raise CliError(f"{flag} must be one of {', '.join(sorted(KERNEL_POLICIES))} or "
+        if name not in POLICY_NAMES and ":" not in str(name):  # argparse says it too
+            raise CliError(f"{flag} must be one of {', '.join(sorted(POLICY_NAMES))} or "
                            f"MODULE:ATTR (a batch policy), got {name!r}")
         sides.append(B.resolve_policy(name, flag))
     at_least_one(a.decks, "--decks")
@@ -36,8 +36,11 @@ def cmd_arena(a: argparse.Namespace) -> int:
     # seats + 1 hands per deck and variant, against balance's cap on played hands
     B.time_cap(sum(a.decks * (v.layout.players + 1) for v in vs), B.MAX_HANDS, "--decks",
                f"hands (seats + 1 per deck, {len(vs)} variant{'s' * (len(vs) > 1)})")
-    cs = check_chunk_size(DEFAULT_ARENA_CHUNK if a.chunk_size is None else a.chunk_size,
-                          "--chunk-size")
+    cs = check_chunk_size(DEFAULT_HAND_CHUNK if a.chunk_size is None else a.chunk_size,
+                          "--chunk-size")  # = studies.arena.DEFAULT_ARENA_CHUNK
+    # the study (numba, polars, scipy) loads once the arguments are known to be good
+    from zipai_sim.studies.arena import arena
+
     df = arena(vs, sides[0], sides[1], a.decks, a.seed, threads=a.threads, progress=None,
                client=a.client, rollout_k=a.rollout_k, chunk_size=cs)
     print(df.report())

@@ -23,8 +23,6 @@ def cmd_compare(a: argparse.Namespace) -> int:
     from zipai_sim.cli import bounds as B
     from zipai_sim.cli.outputs import check_out, save_one
     from zipai_sim.runs.chunks import check_chunk_size, check_count
-    from zipai_sim.studies.compare import compare
-    from zipai_sim.tables import table_metadata
 
     at_least_one(a.hands, "--hands")
     check_count(a.hands, "--hands")
@@ -41,6 +39,10 @@ def cmd_compare(a: argparse.Namespace) -> int:
     B.distinct_runs([v.with_threshold(t) for v in vs for t in a.thresholds or
                      [v.win.threshold]])
     B.time_cap(a.hands * runs, B.MAX_HANDS, "--hands", "hands", runs)
+    # the study (numba, polars, scipy) loads once the arguments are known to be good
+    from zipai_sim.studies.compare import compare
+    from zipai_sim.tables import table_metadata
+
     df = compare(vs, a.hands, a.seed, thresholds=a.thresholds, policies=resolve_policy(a.policy),
                  threads=a.threads, alpha=a.alpha, progress=None, client=a.client,
                  chunk_size=a.chunk_size)
