@@ -29,16 +29,6 @@ from zipai_sim.play.registry import cheat_text, names_text
 from zipai_sim.report import DEFAULT_SEED, check_per
 
 
-def _names() -> str:
-    """The policy names as a help text lists them: 'a, b or c'."""
-    return names_text(POLICY_NAMES)
-
-
-def _cheats() -> str:
-    """The help text's warning about the bots that see every hand (``play.registry``)."""
-    return cheat_text()
-
-
 def _per(a: argparse.Namespace) -> int | None:
     """``--per``, checked (a power of ten) before any work is done."""
     return check_per(a.per, "--per")
@@ -179,8 +169,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     action=Repeatable, nargs="+", type=policy_arg(POLICY_NAMES),
                     default=["greedy"],
                     metavar="POLICY",
-                    help=f"{_names()}: one for every seat, or one per seat from the dealer "
-                    f"(seat 0) on (default: greedy{_cheats()}); "
+                    help=f"{names_text()}: one for every seat, or one per seat from the dealer "
+                    f"(seat 0) on (default: greedy{cheat_text()}); "
                     "MODULE:ATTR: a batch policy (an outside model on the numba engine)")
     add_rollout_k(ba)
     ba.add_argument("--rows", type=int, default=0, metavar="K",
@@ -214,8 +204,8 @@ def add_balance_match(sub, _doc, _add_per) -> None:
                     action=Repeatable, nargs="+", choices=POLICY_NAMES,
                     default=["greedy"],
                     metavar="POLICY",
-                    help=f"{_names()}: one for every player, or one per player: four with a 数信 "
-                    f"sitter, who sit out in turn (default: greedy{_cheats()})")
+                    help=f"{names_text()}: one for every player, or one per player: four with a 数信 "
+                    f"sitter, who sit out in turn (default: greedy{cheat_text()})")
     ma.add_argument("--engine", choices=("numba", "reference"), default="numba",
                     help="numba kernel or the readable reference engine (default: numba)")
     ma.add_argument("--first-dealer", default="0", metavar="PLAYER",

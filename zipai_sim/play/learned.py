@@ -100,14 +100,13 @@ def _numbers(w: object) -> bool:
 
 
 @lru_cache(maxsize=None)
+def _file(path: str, mtime: float) -> dict:
+    """``read(path)`` once per version of the file (its ``mtime``); callers only read it."""
+    return read(path)
+
+
 def _load(key: str, path: str, mtime: float) -> tuple[float, ...]:
-    return tuple(float(x) for x in read(path)["weights"])
-
-
-@lru_cache(maxsize=None)
-def _rules_of(path: str, mtime: float) -> tuple[str | None, str | None]:
-    d = read(path)
-    return d.get("variant"), d.get("rules_hash")
+    return tuple(float(x) for x in _file(path, mtime)["weights"])
 
 
 def check_rules(path: Path, v) -> None:
@@ -117,7 +116,8 @@ def check_rules(path: Path, v) -> None:
     base's weights, module docstring), nor ``v``'s at the shipped threshold (a file fitted under
     overrides, played at another threshold). A file without the fields (hand-written)
     passes."""
-    key, rules = _rules_of(str(path), path.stat().st_mtime)
+    d = _file(str(path), path.stat().st_mtime)
+    key, rules = d.get("variant"), d.get("rules_hash")
     if key is not None and key != v.key:
         raise ValueError(f"weights file {path} is for variant {key!r}, not {v.key!r}")
     if rules is None or rules == v.rules_hash:
@@ -149,9 +149,8 @@ def _base_of(key: str) -> tuple[str | None, int | None]:
     return base.rules_hash, base.win.threshold
 
 
-@lru_cache(maxsize=None)
 def _load_value(key: str, path: str, mtime: float) -> tuple[float, ...] | None:
-    d = read(path)
+    d = _file(path, mtime)
     return tuple(float(x) for x in d["value"]) if "value" in d else None
 
 
