@@ -1,10 +1,11 @@
-"""Speed of the issue-39 and issue-47 bots: hands/s of whole hands on 2 threads, every variant,
+"""Speed of the issue-39, issue-47 and issue-58 bots: hands/s of whole hands on 2 threads, every variant,
 in one run.
 
 Rows (``play.chunks.play_chunks``: deal, play, outcome rows; no settlement):
 
-- ``lookahead``, ``study`` and ``learned`` (the shipped weights), every seat that bot (the aim
-  of study and learned: ≥ 1,000 hands/s with every seat playing it in the 3-player variants);
+- ``lookahead``, ``study``, ``learned`` (the shipped weights) and ``neural`` (the shipped
+  models), every seat that bot (the aim of study, learned and neural: ≥ 1,000 hands/s with
+  every seat playing it in the 3-player variants);
 - ``teacher``: one teacher seat (the dealer, ``K`` worlds per candidate answer) among study
   seats (the aim: ≥ 10 hands/s);
 - ``search`` and ``oracle`` (the ceiling, a cheat): one such seat among learned seats (the
@@ -32,7 +33,7 @@ from zipai_sim.runs.chunks import chunk_keys, chunk_sizes
 
 SEED = 20261204
 K = 32
-TARGET = {"study": 1_000, "learned": 1_000, "teacher": 10, "search": 10}  # hands/s on 2 threads, 3-player variants
+TARGET = {"study": 1_000, "learned": 1_000, "neural": 1_000, "teacher": 10, "search": 10}  # hands/s on 2 threads, 3-player variants
 
 
 def rate(v, codes: np.ndarray, n: int, cs: int) -> float:
@@ -50,11 +51,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
     a = ap.parse_args()
-    n = {"lookahead": 2_048, "study": 2_048, "learned": 2_048, "teacher": 64, "search": 128,
-         "oracle": 128}
+    n = {"lookahead": 2_048, "study": 2_048, "learned": 2_048, "neural": 2_048, "teacher": 64,
+         "search": 128, "oracle": 128}
     if a.quick:
-        n = {"lookahead": 256, "study": 256, "learned": 256, "teacher": 8, "search": 16,
-             "oracle": 16}
+        n = {"lookahead": 256, "study": 256, "learned": 256, "neural": 256, "teacher": 8,
+             "search": 16, "oracle": 16}
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     rows = []
     for key in zs.list_variants():
@@ -62,7 +63,8 @@ def main() -> None:
         seats = v.layout.players
         got = {}
         for bot, code in (("lookahead", kp.POL_LOOKAHEAD), ("study", kp.POL_STUDY),
-                          ("learned", kp.POL_LEARNED), ("teacher", kp.POL_TEACHER),
+                          ("learned", kp.POL_LEARNED), ("neural", kp.POL_NEURAL),
+                          ("teacher", kp.POL_TEACHER),
                           ("search", kp.POL_SEARCH), ("oracle", kp.POL_ORACLE)):
             codes = np.full(seats, code, np.int64)
             one = code in (kp.POL_TEACHER, kp.POL_SEARCH, kp.POL_ORACLE)  # one searching seat
@@ -80,7 +82,7 @@ def main() -> None:
              "|---|---|---|---|---|---|\n" + "\n".join(
                  f"| `{k}` | {b} | {m:,} | {r:,.1f} | {x:.3f} | {ok} |"
                  for k, b, m, r, x, ok in rows))
-    write_results("bots-results.md", "Bot speeds (issues 39, 47)", head, table)
+    write_results("bots-results.md", "Bot speeds (issues 39, 47, 58)", head, table)
 
 
 if __name__ == "__main__":

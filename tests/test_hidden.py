@@ -57,10 +57,12 @@ from zipai_sim.game import params
 from zipai_sim.game.reference import shuffled_deck
 from zipai_sim.kernels import play as kp
 from zipai_sim.play.bots_learned import LearnedPolicy
+from zipai_sim.play.bots_neural import NeuralPolicy
 from zipai_sim.play.engine import Game
 from zipai_sim.play.policies import GreedyPolicy, LookaheadPolicy, RandomPolicy, StudyPolicy
 from zipai_sim.play.table import Meld
 from zipai_sim.runs.chunks import chunk_keys
+from neural_model import random_model
 
 VARIANTS = zs.list_variants()
 QUESTIONS = ("discard", "peng", "chi", "hu")
@@ -69,10 +71,13 @@ KEY = int(chunk_keys(909, 0, 1)[0])
 DEAL_MOVES = ("提 (dealt)", "extra card")  # the only moves before a seat's first own choice
 
 
+#: a network whose every layer has a say (random weights, ``tests/neural_model.py``)
+NEURAL_MODEL = random_model()
 #: weights that give every learned feature a say (the shipped ones may leave some at 0)
 LEARNED_W = tuple(float(x) for x in np.random.default_rng(47).normal(0.0, 1.0, kp.N_FEAT))
 BOTS = {"greedy": GreedyPolicy, "random": RandomPolicy, "lookahead": LookaheadPolicy,
-        "study": StudyPolicy, "learned": lambda: LearnedPolicy(LEARNED_W)}
+        "study": StudyPolicy, "learned": lambda: LearnedPolicy(LEARNED_W),
+        "neural": lambda: NeuralPolicy(NEURAL_MODEL)}
 LINEUPS = {"mixed": ("greedy", "random"), "ladder": ("lookahead", "greedy", "random")}
 
 
@@ -272,6 +277,23 @@ def test_learned_decisions_ignore_hidden_cards(variant):
     weighted, ``LEARNED_W``): the cards it has not seen are redealt and its answer stays."""
     asked = probe_hands(variant, 6, 2, seed=9, seatings=("learned",))
     assert asked.get("discard", 0) > 30
+
+
+@pytest.mark.parametrize("variant", ["guangxi-81", "changsha-paohuzi"])
+def test_neural_decisions_ignore_hidden_cards(variant):
+    """The neural bot reads every seat's shown groups, beside piles and hand sizes, its own 臭
+    and passed marks, its unseen counts and the stock (the twin's context, from the seat's
+    Observation; the kernel plays the twin's moves, tests/test_neural.py): the cards it has
+    not seen are redealt and its answer stays."""
+    asked = probe_hands(variant, 6, 2, seed=58, seatings=("neural",))
+    assert asked.get("discard", 0) > 30 and asked.get("peng", 0) + asked.get("chi", 0) > 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_neural_decisions_ignore_hidden_cards_large(variant):
+    asked = probe_hands(variant, 12, 3, seed=59, seatings=("neural",))
+    assert all(asked.get(q, 0) > 0 for q in QUESTIONS)
 
 
 @pytest.mark.slow

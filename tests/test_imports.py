@@ -137,6 +137,12 @@ def test_values_the_cli_spells_out_agree():
     names = ("DEFAULT_HANDS", "DEFAULT_ROUNDS", "DEFAULT_ARENA_DECKS", "DEFAULT_LABELS",
              "LABELS", "DEFAULT_LABEL_K")
     assert [getattr(train, n) for n in names] == [getattr(studies_train, n) for n in names]
+    from zipai_sim.studies import neural
+
+    assert (train.NEURAL_HANDS, train.NEURAL_EPS, train.NEURAL_EPOCHS, train.DEFAULT_ROUNDS,
+            train.DEFAULT_ARENA_DECKS) == (neural.DEFAULT_HANDS, neural.DEFAULT_EPS,
+                                           neural.DEFAULT_EPOCHS, neural.DEFAULT_ROUNDS,
+                                           neural.DEFAULT_ARENA_DECKS)
 
 
 def test_cli_choices_agree_with_the_heavy_modules():

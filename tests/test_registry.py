@@ -25,7 +25,8 @@ def test_each_bot_is_one_entry_the_kernel_agrees_with(b):
     searches, whose own answer is learned's or study's) are the entry's traits."""
     assert getattr(kp, f"POL_{b.name.upper()}") == b.code
     assert bool(script.searches(b.code)) == b.searches
-    assert bool(script.plays_learned(b.code)) == ("learned" in (b.name, b.fast))
+    # a neural seat is learned's one ply with a network's value
+    assert bool(script.plays_learned(b.code)) == ("learned" in (b.name, b.fast) or b.model)
     assert bool(script.plays_study(b.code)) == ("study" in (b.name, b.fast))
     assert (b.code in learned.LEARNED_CODES) == b.weights
     assert isinstance(as_policy(b.name, 4), b.twin_class)  # its twin on the reference engine
@@ -37,9 +38,11 @@ def test_each_bot_is_one_entry_the_kernel_agrees_with(b):
 def test_derived_lists():
     """The lists the drivers branch on, worked out from the traits by hand."""
     assert registry.POLICY_NAMES == ("random", "greedy", "lookahead", "rollout", "study",
-                                     "teacher", "learned", "search", "oracle")
+                                     "teacher", "learned", "search", "oracle", "neural")
     assert registry.SEARCH_POLICIES == ("rollout", "teacher", "search", "oracle")
-    assert registry.FAST_POLICIES == ("random", "greedy", "lookahead", "study", "learned")
+    assert registry.FAST_POLICIES == ("random", "greedy", "lookahead", "study", "learned",
+                                      "neural")
+    assert registry.MODEL_CODES == (kp.POL_NEURAL,)
     assert registry.CHEATING_POLICIES == ("oracle",)
     assert registry.HINT_CODES == {"greedy": kp.POL_ROLLOUT, "study": kp.POL_TEACHER,
                                    "learned": kp.POL_SEARCH}
@@ -56,7 +59,7 @@ def test_the_docs_bot_table_is_the_registrys():
 
 def test_an_unknown_bot_names_the_known_ones():
     with pytest.raises(ValueError, match="unknown bot 'gredy'; known: random, greedy, .* or "
-                                         "oracle"):
+                                         "neural"):
         registry.bot("gredy")
     with pytest.raises(ValueError, match="unknown policy 'gredy'; known: random, greedy"):
         as_policy("gredy")

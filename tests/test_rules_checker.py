@@ -30,7 +30,7 @@ def kernel_moves(v, deck, policy: str, key: int, j: int):
 
     pol = {"random": kp.POL_RANDOM, "greedy": kp.POL_GREEDY, "study": kp.POL_STUDY,
            "teacher": kp.POL_TEACHER, "learned": kp.POL_LEARNED, "search": kp.POL_SEARCH,
-           "oracle": kp.POL_ORACLE}[policy]
+           "oracle": kp.POL_ORACLE, "neural": kp.POL_NEURAL}[policy]
     rows, _ = play_one(v, np.array(deck, np.int8), [pol] * v.layout.players, key, j, k=2)
     return [t for t in (kp.move_tuple(r) for r in rows) if t is not None]
 
@@ -77,6 +77,12 @@ def test_study_and_teacher_hands_follow_the_rules(variant):
 def test_learned_hands_follow_the_rules(variant):
     """The issue-47 bot (every seat learned, the shipped weights) breaks no rule."""
     assert_clean(failures(zs.load_variant(variant), kernel_moves, "learned", 2030, 100), 100)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_neural_hands_follow_the_rules(variant):
+    """The issue-58 bot (every seat neural, the shipped model) breaks no rule."""
+    assert_clean(failures(zs.load_variant(variant), kernel_moves, "neural", 2033, 100), 100)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

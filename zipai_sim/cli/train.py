@@ -19,6 +19,10 @@ def cmd_train(a: argparse.Namespace) -> int:
     from zipai_sim.studies.train import HOLD, train
 
     v = B.load(a, a.variant)
+    if a.bot == "neural":
+        return _neural(a, v)
+    if a.hands is None:
+        a.hands = DEFAULT_HANDS
     at_least_one(a.hands, "--hands")
     at_least_one(a.rounds, "--rounds")
     at_least_one(a.arena_decks, "--arena-decks")
@@ -62,6 +66,60 @@ def cmd_train(a: argparse.Namespace) -> int:
     return 130 if r.partial else 0
 
 
+def _neural(a: argparse.Namespace, v) -> int:
+    """``--bot neural``: grow the neural bot's network by Deep Monte-Carlo self-play rounds
+    (``studies.neural``) and write the best round's model file."""
+    import time
+
+    from zipai_sim.studies.neural import HOLD, train_neural
+
+    if getattr(a, "run_checkpoint", None) or getattr(a, "run_resume", None):
+        raise CliError("--checkpoint/--resume: not with --bot neural (a round's rows are "
+                       "gigabytes); Ctrl-C keeps the rounds finished and writes the best of "
+                       "them, and a shorter --rounds run is the same run's first rounds")
+    if a.labels != DEFAULT_LABELS or a.start != "start":
+        raise CliError("--labels and --start are the learned bot's; --bot neural trains by "
+                       "self-play from learned's weights (docs/guide/neural.md)")
+    hands = NEURAL_HANDS if a.hands is None else a.hands
+    at_least_one(hands, "--hands")
+    at_least_one(a.rounds, "--rounds")
+    at_least_one(a.arena_decks, "--arena-decks")
+    at_least_one(a.epochs, "--epochs")
+    if not 0 <= a.eps < 1:
+        raise CliError(f"--eps must be in [0, 1), got {a.eps}")
+    out = a.out if a.out is not None else Path(f"{v.key}.npz")
+    if out.exists() and out.is_dir():
+        raise CliError(f"--out {out}: a folder; give a file name (VARIANT.npz)")
+    unit = v.settle.unit
+    print(f"zipai-sim train --bot neural · {v.key} ({v.rules_hash[:8]}) · seed {a.seed} · "
+          f"{a.rounds} rounds of {hands:,} self-play hands (ε {a.eps}, {a.epochs} epochs) · "
+          f"arena {a.arena_decks:,} decks against learned a round; about 1,000 hands/s and "
+          f"15 s a million rows here (2 cores), plus the kernels' first compile", flush=True)
+    t0 = time.perf_counter()
+
+    def say(s: str) -> None:
+        print(f"[{time.perf_counter() - t0:6.0f} s] {s}", flush=True)
+
+    r = train_neural(v, hands, a.rounds, a.seed, a.arena_decks, a.eps, a.epochs,
+                     progress=None, say=say)
+    print(f"| round | rows | held-out loss start → fit ({unit}²) | neural − learned "
+          f"({unit}/hand) | s |")
+    print("|---|---|---|---|---|")
+    for x in r.rounds:
+        d, lo, hi = x.vs_learned
+        print(f"| {x.round} | {x.rows:,} | {x.loss_start:.2f} → {x.loss_fit:.2f} | "
+              f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] | {x.seconds:.0f} |")
+    print(f"(held-out: every {HOLD}th chunk of each round; arena: duplicate, paired t 95%, on "
+          f"decks of the round's own seed: a training figure, not a strength)")
+    if r.model is None:
+        print("zipai-sim: interrupted before a round finished: nothing written")
+        return 130
+    r.model.save(out)
+    print(f"wrote {out} (round {r.best}'s network, model {r.model.hash})"
+          + (" (from the rounds finished)" if r.partial else ""))
+    return 130 if r.partial else 0
+
+
 def _value(a: argparse.Namespace, v, out: Path) -> int:
     """``--labels value``: fit the search's cut value under the weights the learned bot reads
     now, and write them with it (``studies.value``)."""
@@ -96,6 +154,9 @@ DEFAULT_ARENA_DECKS = 4_000
 DEFAULT_LABELS = "selfplay"
 LABELS = ("selfplay", "search", "cut", "duel")
 DEFAULT_LABEL_K = 8
+NEURAL_HANDS = 60_000
+NEURAL_EPS = 0.05
+NEURAL_EPOCHS = 2
 
 
 def add_train(sub, doc) -> None:
@@ -106,8 +167,18 @@ def add_train(sub, doc) -> None:
     q = sub.add_parser("train", help=doc(cmd_train), description=cmd_train.__doc__)
     q.add_argument("--variant", default="guangxi-81",
                    help="variant key or TOML path (default: %(default)s)")
-    q.add_argument("--hands", type=int, default=DEFAULT_HANDS, metavar="N",
-                   help="hands a round (--labels duel: decks each step's duel plays) (default: "
+    q.add_argument("--bot", choices=("learned", "neural"), default="learned",
+                   help="what to train: learned (its linear weights, --labels) or neural (a "
+                   "network by Deep Monte-Carlo self-play; writes a model file) (default: "
+                   "%(default)s)")
+    q.add_argument("--hands", type=int, default=None, metavar="N",
+                   help=f"hands a round (--labels duel: decks each step's duel plays) (default: "
+                   f"{DEFAULT_HANDS}; --bot neural {NEURAL_HANDS})")
+    q.add_argument("--eps", type=float, default=NEURAL_EPS, metavar="P",
+                   help="--bot neural: a seat's chance to answer at random in self-play "
+                   "(exploration) (default: %(default)s)")
+    q.add_argument("--epochs", type=int, default=NEURAL_EPOCHS, metavar="E",
+                   help="--bot neural: passes of the fit over each round's rows (default: "
                    "%(default)s)")
     q.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, metavar="R",
                    help="rounds at most; training stops at the first without a measurable "

@@ -24,6 +24,7 @@ import numpy as np
 from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play import rollout as kr
+from zipai_sim.kernels.play.learned import put_weights
 from zipai_sim.kernels.play.table import table_batch
 from zipai_sim.play import DEFAULT_HAND_CHUNK, POLICY_NAMES, SEARCH_POLICIES, registry
 from zipai_sim.play.actions import N_ACTIONS, OBS_SIZE, actions_to_answers, answers_to_actions
@@ -263,7 +264,7 @@ class BatchTable:
         deck = np.zeros((1, DECK), np.int8)
         kr.deal_decks(key, js, deck)
         S = kp.new_scratch()
-        S[9][kp.FL_W:kp.FL_W + kp.MAX_SEATS * kp.N_FEAT] = self._w.reshape(-1)
+        put_weights(S[9], self._w)
         S[3][kp.I_ASK_HU] = self.ask_hu
         mv = np.empty((kp.MAX_MOVES, kp.MOVE_COLS), np.int64)
         row = np.empty(kp.N_OUT, np.int64)

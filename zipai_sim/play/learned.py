@@ -222,13 +222,19 @@ def weights_hash(v, policies, given=None) -> str | None:
     caller passed its own), and the cut value where a seat cuts short (search, oracle). Which
     seat plays which bot is the identity's ``policies``: the same weights give the same hash
     in every line-up that reads only them. None when no seat reads weights (random, greedy,
-    lookahead, study … and batch policies, named by their own fingerprint). A run's identity,
+    lookahead, study … and batch policies, named by their own fingerprint). A neural seat
+    adds its model's hash (``play.neural``). A run's identity,
     header and metadata carry it, so changed weights never resume another's checkpoint
     (issue 55). Raises ValueError as ``weights`` does."""
     import hashlib
 
     vectors, cut = set(), False
     for i, p in enumerate(policies):
+        if isinstance(p, str) and p in registry.POLICY_NAMES and registry.bot(p).model:
+            from zipai_sim.play.neural import model
+
+            vectors.add(b"model " + model(v).hash.encode())
+            continue
         if not (isinstance(p, str) and p in registry.POLICY_NAMES and registry.bot(p).weights):
             continue
         w = given[i] if given is not None and given[i] is not None else weights(v)
@@ -261,14 +267,20 @@ def lineup_weights(variants, policies, given=None) -> list[str | None] | None:
 
 
 def weights_for(v, codes) -> np.ndarray:
-    """Each seat's weights for a line-up (kernel codes): float64[MAX_SEATS, N_FEAT], the
-    variant's ``weights(v)`` in the rows of ``learned``, ``search`` and ``oracle`` seats, zeros elsewhere (no file is read
-    without a learned seat)."""
-    out = np.zeros((kp.MAX_SEATS, kp.N_FEAT), np.float64)
+    """Each seat's weights row for a line-up (kernel codes): float64[MAX_SEATS, W_COLS], the
+    variant's ``weights(v)`` in the first ``N_FEAT`` columns of ``learned``, ``search`` and
+    ``oracle`` seats, the variant's network (``play.neural.model``, its ``row()``) in the rows
+    of ``neural`` seats, zeros elsewhere (no file is read without a seat that reads it)."""
+    out = np.zeros((kp.MAX_SEATS, kp.W_COLS), np.float64)
     codes = np.asarray(codes)
     mine = np.isin(codes, LEARNED_CODES)
     if mine.any():
-        out[:len(codes)][mine] = weights(v)
+        out[:len(codes), :kp.N_FEAT][mine] = weights(v)
+    net = np.isin(codes, registry.MODEL_CODES)
+    if net.any():
+        from zipai_sim.play.neural import model
+
+        out[:len(codes)][net] = model(v).row()
     return out
 
 

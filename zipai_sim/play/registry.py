@@ -43,7 +43,7 @@ class Bot:
     plays its worlds), ``teaches`` (keeps ``fast``'s answer unless another beats it,
     ``play.rollout.beats``), ``cuts`` (worlds cut short and valued by the cut value, the
     weights file's ``value``), ``weights`` (reads the variant's learned weights,
-    ``play.learned``).
+    ``play.learned``), ``model`` (reads the variant's network, ``play.neural``).
     """
 
     name: str
@@ -57,6 +57,7 @@ class Bot:
     teaches: bool = False
     cuts: bool = False
     weights: bool = False
+    model: bool = False
 
     @property
     def cheats(self) -> bool:
@@ -89,7 +90,7 @@ BOTS: tuple[Bot, ...] = (
         "zipai_sim.play.bots_rollout:TeacherPolicy", searches=True, fast="study",
         teaches=True),
     Bot("learned", 6, "one ply by a tuned linear value of 18 hand-made features (the "
-        "variant's weights file)", SEES_SEAT, "zipai_sim.kernels.play.learned",
+        "variant's weights file; no network)", SEES_SEAT, "zipai_sim.kernels.play.learned",
         "zipai_sim.play.bots_learned:LearnedPolicy", weights=True),
     Bot("search", 7, "learned's answer unless another beats it over K learned playouts cut "
         "short by the cut value", SEES_SEAT, "zipai_sim.kernels.play.search",
@@ -99,6 +100,10 @@ BOTS: tuple[Bot, ...] = (
         "cheat", SEES_ALL, "zipai_sim.kernels.play.search",
         "zipai_sim.play.bots_rollout:OraclePolicy", searches=True, fast="learned",
         teaches=True, cuts=True, weights=True),
+    Bot("neural", 9, "learned's one ply by a network's value (two hidden layers over what the "
+        "seat sees, trained by self-play: the variant's model file)", SEES_SEAT,
+        "zipai_sim.kernels.play.neural", "zipai_sim.play.bots_neural:NeuralPolicy",
+        model=True),
 )
 
 #: worlds per candidate answer a searching bot plays unless told (``rollout_k``, ``--rollout-k``)
@@ -121,6 +126,7 @@ SEARCH_CODES: tuple[int, ...] = tuple(b.code for b in BOTS if b.searches)
 TEACHING_CODES: tuple[int, ...] = tuple(b.code for b in BOTS if b.teaches)
 CUT_CODES: tuple[int, ...] = tuple(b.code for b in BOTS if b.cuts)
 LEARNED_CODES: tuple[int, ...] = tuple(b.code for b in BOTS if b.weights)
+MODEL_CODES: tuple[int, ...] = tuple(b.code for b in BOTS if b.model)
 #: a batch policy's hint (the fast bot whose answer the engine keeps beside each question) →
 #: the code its seat takes: the fair searching bot built on that fast bot, whose freeze
 #: machinery stops the hand at the question (``play.batch``)
@@ -156,14 +162,21 @@ def help_text() -> str:
     return "; ".join(f"{b.name}: {b.summary}" for b in BOTS)
 
 
+def _reads(b: Bot) -> str:
+    """What data file a bot reads, for the docs' table."""
+    if b.model:
+        return "model file"
+    return "weights file" if b.weights else "—"
+
+
 def markdown_table() -> str:
     """The docs' bot table (docs/guide/arena.md, between its ``bots`` markers; a test keeps
     the page equal to this)."""
-    lines = ["| bot | what it does | sees | searches (K worlds) | weights | kernel | twin |",
+    lines = ["| bot | what it does | sees | searches (K worlds) | reads | kernel | twin |",
              "|---|---|---|---|---|---|---|"]
     for b in BOTS:
         search = f"yes, from {b.fast}" if b.searches else "no"
         lines.append(f"| `{b.name}` | {b.summary} | {b.sees} | {search} | "
-                     f"{'yes' if b.weights else 'no'} | `{b.kernel.removeprefix('zipai_sim.')}` | "
+                     f"{_reads(b)} | `{b.kernel.removeprefix('zipai_sim.')}` | "
                      f"`{b.twin.removeprefix('zipai_sim.').replace(':', '.')}` |")
     return "\n".join(lines)

@@ -33,6 +33,7 @@ from zipai_sim.kernels import play as kp
 from zipai_sim.kernels.deal import DECK
 from zipai_sim.kernels.play import rollout as kr
 from zipai_sim.kernels.play import search as ks
+from zipai_sim.kernels.play.learned import put_weights
 from zipai_sim.play.learned import value_weights, weights_for
 from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 from zipai_sim.play.registry import (
@@ -248,7 +249,7 @@ def play_one(v, deck, codes, key: int = 0, j: int = 0, scratch=None,
     out = np.zeros((1, kp.N_OUT), np.int64)
     answers, n_answers = _group(v, deck, keys, js, codes, k, _payoff(v), out)
     S = kp.new_scratch() if scratch is None else scratch
-    S[9][kp.FL_W:kp.FL_W + kp.MAX_SEATS * kp.N_FEAT] = weights_for(v, codes).reshape(-1)
+    put_weights(S[9], weights_for(v, codes))
     moves = np.empty((kp.MAX_MOVES, kp.MOVE_COLS), np.int64)
     row = np.empty(kp.N_OUT, np.int64)
     n = kr.replay_moves(deck[0], np.uint64(key), j, v.params, int(v.win.choupai_win), codes,

@@ -161,7 +161,7 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
     ``payoffs.settle_outcomes`` (one ``OutcomeCache`` a part) and tallied in chunk order.
     ``weights``: (challenger's, baseline's) learned weights, each None for the variant's."""
     from zipai_sim.kernels import play as kp
-    from zipai_sim.play.learned import weights as learned_weights
+    from zipai_sim.play.learned import weights as learned_weights, weights_for
     from zipai_sim.play.payoffs import OutcomeCache, settle_outcomes
 
     from zipai_sim.play.external import lineup
@@ -174,11 +174,11 @@ def _arena_part(v, challenger: str, baseline: str, decks: int, seed: int, cs: in
     seat_w = [None] * len(games)
     if weights is not None:  # game g < seats: the challenger in seat g, the baseline elsewhere
         for g, codes in enumerate(games):
-            w = np.zeros((kp.MAX_SEATS, kp.N_FEAT), np.float64)
+            w = weights_for(v, codes)
             for s in range(seats):
                 side = weights[0] if g == s else weights[1]
                 if codes[s] == kp.POL_LEARNED:
-                    w[s] = side if side is not None else learned_weights(v)
+                    w[s, :kp.N_FEAT] = side if side is not None else learned_weights(v)
             seat_w[g] = w
     cache = OutcomeCache(v)
 

@@ -31,6 +31,7 @@ POL_TEACHER = 5  # K study playouts per close candidate (``kernels.play.rollout`
 POL_LEARNED = 6  # one ply over its answers by the learned value (``kernels.play.learned``)
 POL_SEARCH = 7  # K learned playouts per close candidate, cut short (``kernels.play.search``)
 POL_ORACLE = 8  # the search seeing every hand: the ceiling, a cheat (``kernels.play.search``)
+POL_NEURAL = 9  # learned's one ply by a network's value (``kernels.play.neural``, issue 58)
 
 # --- move rows: ``moves_out[i] = [seat, action, aux, card kinds × 9 (-1 padded)]`` ------------
 M_SEAT = 0
@@ -171,7 +172,10 @@ I_CUT_HIT = I_ASK_HU + 4
 # dealer's shown 21st card (亮张), public from the deal
 I_OBS_ON = I_ASK_HU + 5
 I_LIANG = I_ASK_HU + 6
-N_INTS = I_ASK_HU + 7
+# the neural bot's exploration stream (training only, ``kernels.play.neural.explore``): a
+# 64-bit LCG state the recording driver seeds per hand
+I_XRNG = I_ASK_HU + 7
+N_INTS = I_ASK_HU + 8
 RO_DISCARD = 0
 RO_PENG = 1
 RO_CHI = 2
@@ -235,14 +239,66 @@ FL_T1 = FL_T0 + 81
 # a seat from ``FL_W + s · N_FEAT``), one rest hand's features, then the training record:
 # ``MAX_REC`` feature rows and the seat of each
 N_FEAT = 18
+# the neural bot's network (``kernels.play.neural``): a seat's context of its decision (what it
+# sees, ``CX_*``: one block of ``CX_SIZE`` per seat in turn order from the asking seat, then its
+# own marks and the question) and each answer's own inputs (``OX_*``: the rest hand it leaves,
+# the cards it lays on the table, learned's features of that rest hand)
+CX_TABLE = 0  # 0..19 cards shown in its table groups, by kind (another seat's 偎 is hidden)
+CX_BESIDE = 20  # 20..39 cards lying beside it, by kind
+CX_HIDDEN = 40  # its face-down 偎 groups another seat cannot read
+CX_HELD = 41  # cards in its hand / 10
+CX_HUXI = 42  # 胡息 of its groups the asking seat can see / 10
+CX_SEATED = 43  # 1: a seat of this table
+CX_SIZE = 44
+CX_CHOU = MAX_SEATS * CX_SIZE  # 20: kinds 臭 to the asking seat
+CX_PASSED = CX_CHOU + 20  # 20: kinds whose 碰 it passed
+CX_UNSEEN = CX_PASSED + 20  # 20: its unseen counts / 4
+CX_STOCK = CX_UNSEEN + 20  # stock left / 20
+CX_DRAWS = CX_STOCK + 1  # cards drawn so far / 20
+CX_KIND = CX_DRAWS + 1  # 3 one-hot: discard, 碰, 吃
+CX_CARD = CX_KIND + 3  # 20 one-hot: the card on offer
+CX_SEAT = CX_CARD + 20  # MAX_SEATS one-hot: the asking seat (0 the dealer)
+N_CTX = CX_SEAT + MAX_SEATS
+OX_REST = 0  # 20: the rest hand's counts / 4
+OX_LAID = 20  # 20: cards the answer lays on the table (a 碰's or 吃's groups), by kind
+OX_FEAT = 40  # N_FEAT: learned's features of the rest hand
+N_OPT = OX_FEAT + N_FEAT
+N_IN = N_CTX + N_OPT
+H1 = 64
+H2 = 32
+# a network in a seat's weights row (float64, after its N_FEAT linear weights): W1 by input row
+# (``W1[i, j]`` at ``NT_W1 + i · H1 + j``), b1, W2 by output (``W2[j, q]`` at ``NT_W2 + q · H1 +
+# j``), b2,
+# w3, b3, the output scale (the variant's unit), ε (a random answer's chance: exploration in
+# training only) and 1 when the seat plays a network
+NT_W1 = 0
+NT_B1 = NT_W1 + N_IN * H1
+NT_W2 = NT_B1 + H1
+NT_B2 = NT_W2 + H1 * H2
+NT_W3 = NT_B2 + H2
+NT_B3 = NT_W3 + H2
+NT_YS = NT_B3 + 1
+NT_EPS = NT_YS + 1
+NT_ON = NT_EPS + 1
+NET_SIZE = NT_ON + 1
+W_COLS = N_FEAT + NET_SIZE  # a seat's weights row: learned's linear weights, then a network
 FL_W = FL_T1 + 81
-FL_F = FL_W + MAX_SEATS * N_FEAT
+FL_F = FL_W + MAX_SEATS * W_COLS
 FL_REC = FL_F + N_FEAT
 MAX_REC = 96  # rows a hand notes (≈ 2 discards a stock card at most; later ones are not noted)
 FL_REC_SEAT = FL_REC + MAX_REC * N_FEAT
 FL_V = FL_REC_SEAT + MAX_REC  # the search's cut value weights (``kernels.play.search``)
 FL_OBS = FL_V + N_FEAT  # a frozen question's observation (``kernels.play.observe``, OBS_SIZE)
-FL_SIZE = FL_OBS + OBS_SIZE
+# the neural bot's decision: its context, the first layer's context part, the cards the answer
+# being valued lays on the table, the last valued answer's inputs, and the training record
+# (``MAX_REC`` rows of ``N_IN`` inputs: a neural seat notes the answer of each decision)
+FL_CTX = FL_OBS + OBS_SIZE
+FL_H0 = FL_CTX + N_CTX
+FL_HH = FL_H0 + H1  # the first layer of the answer being valued
+FL_LAID = FL_HH + H1
+FL_X = FL_LAID + 20
+FL_XREC = FL_X + N_OPT
+FL_SIZE = FL_XREC + MAX_REC * N_IN
 
 # take_win flags
 F_TIANHU = 1

@@ -45,6 +45,7 @@ from zipai_sim.game import params as p
 from zipai_sim.kernels.packed import W
 from zipai_sim.kernels.play.layout import (
     FL_F,
+    FL_LAID,
     FL_REC,
     FL_REC_SEAT,
     FL_T0,
@@ -57,8 +58,10 @@ from zipai_sim.kernels.play.layout import (
     MAX_SEATS,
     MELD_PENG,
     N_FEAT,
+    W_COLS,
     i64,
 )
+from zipai_sim.kernels.play import neural
 from zipai_sim.kernels.play.lookahead import free_kinds, step_value, wait_value
 from zipai_sim.kernels.play.policies import SCORE_WAITS, SCORE_WIN, score, words
 from zipai_sim.kernels.play.state import chi_left, meld_points, seat_fours, table_huxi
@@ -99,7 +102,8 @@ def lonely(full):
 def rest_value(P, memo, full, th, fo, U, utot, stock, fl, s):
     """``V`` of the packed rest hand ``full`` (table 胡息 ``th``, four-card groups ``fo``) of
     seat ``s``: its features into ``fl[FL_F:FL_F + N_FEAT]``, then ``Σ w[i] · f[i]`` with the
-    seat's weights ``w = fl[FL_W + s · N_FEAT:]``.
+    seat's weights ``w = fl[FL_W + s · W_COLS:]``, plus its network's value when it plays one
+    (``kernels.play.neural``: its ``context`` of the decision came first).
     ``fl``'s miss tables must be the decision's (``unseen.tables``)."""
     pk, nf, k3, h4, locked, fours = words(P, full, th, fo)
     t = max(P[p.THRESHOLD], 1)
@@ -139,9 +143,11 @@ def rest_value(P, memo, full, th, fo, U, utot, stock, fl, s):
     fl[f + 16] = 1.0 if s == 0 else 0.0
     fl[f + 17] = 1.0 if s == 1 else 0.0
     v = 0.0
-    w = FL_W + s * N_FEAT
+    w = FL_W + s * W_COLS
     for i in range(N_FEAT):
         v += fl[w + i] * fl[f + i]
+    if neural.on(fl, s):
+        v += neural.value(fl, s, full)
     return v
 
 
@@ -172,8 +178,12 @@ def seat_view(hands, marks, melds, ints, tmp, fl, s, c):
 def learned_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
     """``LearnedPolicy.discard`` of seat ``s`` among the kinds ``opts[:nopt]`` (increasing; the
     engine's options, RULES.md §5.7): the kind whose rest hand has the highest ``rest_value``,
-    ties to the lower ``study.shape``, then the first."""
+    ties to the lower ``study.shape``, then the first. A neural seat values by its network
+    (``kernels.play.neural``), explores in training and notes the kind it chose."""
     U, utot, stock, full, th, fo = seat_view(hands, marks, melds, ints, tmp, fl, s, i64(-1))
+    net = neural.on(fl, s)
+    if net:
+        neural.context(hands, marks, melds, ints, fl, U, s, i64(0), i64(-1))
     h = hands[s]
     top = 0.0
     tsh = i64(0)
@@ -186,17 +196,25 @@ def learned_discard(P, hands, marks, melds, ints, tmp, fl, memo, opts, s, nopt):
             top = v
             tsh = sh
             pick = k
+    if net:
+        x = neural.explore(fl, ints, s, nopt)
+        if x >= 0:
+            pick = opts[x]
     if ints[I_REC_ON] == 1:
         rest_value(P, memo, full - (i64(1) << (W * pick)), th, fo, U, utot, stock, fl, s)
-        _note(fl, ints, s)
+        if net:
+            neural.note(fl, ints, s)
+        else:
+            _note(fl, ints, s)
     return pick
 
 
 @njit(cache=True, _nrt=False)
 def _best_after(P, memo, left, th, fo, U, utot, stock, fl, s):
     """The highest ``rest_value`` a discard of a free kind leaves from the packed hand ``left``
-    (one card over rest, after a claim); -inf without a free kind."""
+    (one card over rest, after a claim), and that discard's bit; -inf without a free kind."""
     top = -np.inf
+    pick = i64(0)
     x = free_kinds(left)
     while x != 0:
         b = x & -x
@@ -204,7 +222,33 @@ def _best_after(P, memo, left, th, fo, U, utot, stock, fl, s):
         v = rest_value(P, memo, left - b, th, fo, U, utot, stock, fl, s)
         if v > top:
             top = v
-    return top
+            pick = b
+    return top, pick
+
+
+@njit(cache=True, _nrt=False)
+def _lay(fl, full, left, c):
+    """The cards a claim of card ``c`` lays on the table (the hand ``full`` less ``left``, and
+    ``c``) as the neural value's ``FL_LAID``."""
+    for k in range(20):
+        fl[FL_LAID + k] = float(_count(full, k) - _count(left, k))
+    fl[FL_LAID + c] += 1.0
+
+
+@njit(cache=True, _nrt=False)
+def _note_claim(P, memo, full, left, bit, th, fo, U, utot, stock, fl, ints, s, c, took):
+    """A neural seat's training row of its claim answer: the rest hand after the claim and its
+    best discard (``bit``) when it ``took`` it, else the hand as it is."""
+    if ints[I_REC_ON] != 1:
+        return
+    if took:
+        _lay(fl, full, left, c)
+        rest_value(P, memo, left - bit, th, fo, U, utot, stock, fl, s)
+    else:
+        for k in range(20):
+            fl[FL_LAID + k] = 0.0
+        rest_value(P, memo, full, th, fo, U, utot, stock, fl, s)
+    neural.note(fl, ints, s)
 
 
 @njit(cache=True, _nrt=False)
@@ -212,10 +256,23 @@ def learned_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
     """``LearnedPolicy.peng``: 碰 card ``c`` when the best discard after it leaves a higher
     value than the hand as it is."""
     U, utot, stock, full, th, fo = seat_view(hands, marks, melds, ints, tmp, fl, s, c)
+    net = neural.on(fl, s)
+    if net:
+        neural.context(hands, marks, melds, ints, fl, U, s, i64(1), c)
     now = rest_value(P, memo, full, th, fo, U, utot, stock, fl, s)
     left = full - 2 * (i64(1) << (W * c))
     gain = meld_points(P, MELD_PENG, c)
-    return _best_after(P, memo, left, th + gain, fo, U, utot, stock, fl, s) > now
+    if net:
+        _lay(fl, full, left, c)
+    top, bit = _best_after(P, memo, left, th + gain, fo, U, utot, stock, fl, s)
+    yes = top > now
+    if net:
+        x = neural.explore(fl, ints, s, i64(2))
+        if x >= 0:
+            yes = x == 1
+        _note_claim(P, memo, full, left, bit, th + gain, fo, U, utot, stock, fl, ints, s, c,
+                    yes and bit != 0)
+    return yes
 
 
 @njit(cache=True, _nrt=False)
@@ -223,21 +280,42 @@ def learned_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
     """``LearnedPolicy.chi`` over the 吃 options ``cs[:nopt]`` of card ``c``: the option whose
     best discard leaves the highest value, if above passing's (the first best), else -1."""
     U, utot, stock, full, th, fo = seat_view(hands, marks, melds, ints, tmp, fl, s, c)
+    net = neural.on(fl, s)
+    if net:
+        neural.context(hands, marks, melds, ints, fl, U, s, i64(2), c)
     best = rest_value(P, memo, full, th, fo, U, utot, stock, fl, s)
     pick = i64(-1)
     for i in range(nopt):
         left, gain = chi_left(P, full, cs, c, i)
-        v = _best_after(P, memo, left, th + gain, fo, U, utot, stock, fl, s)
+        if net:
+            _lay(fl, full, left, c)
+        v, _ = _best_after(P, memo, left, th + gain, fo, U, utot, stock, fl, s)
         if v > best:
             best = v
             pick = i
+    if net:
+        x = neural.explore(fl, ints, s, nopt + 1)
+        if x >= 0:
+            pick = x - 1
+        if ints[I_REC_ON] == 1:
+            if pick >= 0:
+                left, gain = chi_left(P, full, cs, c, pick)
+                _lay(fl, full, left, c)
+                _, bit = _best_after(P, memo, left, th + gain, fo, U, utot, stock, fl, s)
+                _note_claim(P, memo, full, left, bit, th + gain, fo, U, utot, stock, fl, ints,
+                            s, c, bit != 0)
+            else:
+                _note_claim(P, memo, full, full, i64(0), th, fo, U, utot, stock, fl, ints, s,
+                            c, False)
     return pick
 
 
 @njit(cache=True, _nrt=False)
 def put_weights(fl, weights):
-    """Copy each seat's learned weights (``float64[MAX_SEATS, N_FEAT]``) into a scratch's
-    ``fl``."""
+    """Copy each seat's weights row (``float64[MAX_SEATS, N_FEAT]`` learned's linear weights, or
+    ``float64[MAX_SEATS, W_COLS]`` with a network after them, ``kernels.play.neural``) into a
+    scratch's ``fl``; the columns a narrower array lacks are zeroed (no network)."""
+    m = min(weights.shape[1], W_COLS)
     for s in range(MAX_SEATS):
-        for i in range(N_FEAT):
-            fl[FL_W + s * N_FEAT + i] = weights[s, i]
+        for i in range(W_COLS):
+            fl[FL_W + s * W_COLS + i] = weights[s, i] if i < m else 0.0

@@ -23,7 +23,6 @@ from zipai_sim.kernels.play.layout import (
     A_PENG,
     A_TI,
     A_WEI,
-    FL_W,
     HOW_DRAWN,
     HOW_FANGPAO,
     HOW_NONE,
@@ -40,6 +39,7 @@ from zipai_sim.kernels.play.layout import (
     N_OUT,
     new_scratch,
 )
+from zipai_sim.kernels.play.learned import put_weights
 from zipai_sim.kernels.play.turn import play_hand
 
 # --- Python helpers -----------------------------------------------------------------------------
@@ -104,8 +104,8 @@ def play_one(variant, deck, policies, key: int = 0, j: int = 0, scratch=None, we
     seats' (float64[MAX_SEATS, N_FEAT], ``play.learned.weights_for``; zeros when None). Returns
     ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
     S = new_scratch() if scratch is None else scratch
-    S[9][FL_W:FL_W + MAX_SEATS * N_FEAT] = 0.0 if weights is None else np.asarray(
-        weights, np.float64).reshape(-1)
+    put_weights(S[9], np.zeros((MAX_SEATS, N_FEAT)) if weights is None else np.ascontiguousarray(
+        weights, np.float64))
     moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
     out = np.empty(N_OUT, np.int64)
     n = play_hand(np.asarray(deck, np.int8), variant.params, int(bool(variant.win.choupai_win)),

@@ -53,6 +53,7 @@ from zipai_sim.kernels.play.layout import (
     MAX_CANDS,
     MAX_RO,
     POL_LEARNED,
+    POL_NEURAL,
     POL_ORACLE,
     POL_ROLLOUT,
     POL_SEARCH,
@@ -72,8 +73,9 @@ def searches(pol):
 
 @njit(cache=True, _nrt=False, inline="always")
 def plays_learned(pol):
-    """A seat whose own answer is the learned bot's (learned; search and oracle start there)."""
-    return pol == POL_LEARNED or pol == POL_SEARCH or pol == POL_ORACLE
+    """A seat whose own answer is the learned bot's (learned; search and oracle start there;
+    neural is learned with a network's value)."""
+    return pol == POL_LEARNED or pol == POL_SEARCH or pol == POL_ORACLE or pol == POL_NEURAL
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -43,6 +43,7 @@ from zipai_sim.kernels.play.layout import (
     MAX_SEATS,
     MOVE_COLS,
     N_FEAT,
+    W_COLS,
     POL_LEARNED,
     POL_ORACLE,
     i64,
@@ -106,8 +107,8 @@ def search_batch(task_hand, task_val, task_k, codes, decks, keys, js, P, fz, sna
             i = task_hand[t]
             r = fz[i, FZ_SEAT]
             for s in range(MAX_SEATS):
-                for q in range(N_FEAT):
-                    fl[FL_W + s * N_FEAT + q] = weights[r, q]
+                for q in range(W_COLS):
+                    fl[FL_W + s * W_COLS + q] = weights[r, q] if q < weights.shape[1] else 0.0
             for q in range(DECK):
                 deck[q] = decks[i, q]
             oracle = i64(1) if codes[r] == POL_ORACLE else i64(0)

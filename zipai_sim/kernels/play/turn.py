@@ -19,6 +19,7 @@ from zipai_sim.kernels.play.layout import (
     F_TIANHU,
     FL_REC,
     FL_REC_SEAT,
+    FL_XREC,
     HOW_ZIMO,
     I_CHOUWIN,
     I_CUT,
@@ -33,6 +34,7 @@ from zipai_sim.kernels.play.layout import (
     I_NREC,
     I_POS,
     I_REC_ON,
+    I_XRNG,
     I_LIANG,
     I_RO_FROZEN,
     I_SC_ON,
@@ -43,6 +45,7 @@ from zipai_sim.kernels.play.layout import (
     MAX_MOVES,
     MOVE_COLS,
     N_FEAT,
+    N_IN,
     N_RESET,
     O_CO,
     O_DRAWS,
@@ -274,4 +277,35 @@ def record_chunks(keys, sizes, P, choupai_win, policies, weights, out, rec, rec_
                 rec_seat[c, j, r] = i64(fl[FL_REC_SEAT + r])
                 for i in range(N_FEAT):
                     rec[c, j, r, i] = fl[FL_REC + r * N_FEAT + i]
+        ints[I_REC_ON] = 0
+
+
+@njit(cache=True, parallel=True)
+def record_net_chunks(keys, sizes, P, choupai_win, policies, weights, out, xrec, rec_seat,
+                      nrec):
+    """``play_chunks`` with the neural seats noting the inputs of every answer they choose
+    (``kernels.play.neural``, ``I_REC_ON``), exploring with their rows' ε from a stream keyed
+    ``(keys[c], j)`` (``I_XRNG``): deal ``j`` of chunk ``c`` into ``out[c, j]``, its rows into
+    ``xrec[c, j, :nrec[c, j]]`` (float32[m, n, MAX_REC, N_IN]) and their seats into
+    ``rec_seat[c, j]`` (int64[m, n, MAX_REC]); weights: float64[MAX_SEATS, W_COLS]."""
+    for c in prange(keys.shape[0]):
+        S = make_scratch()
+        fl = S[9]
+        ints = S[3]
+        put_weights(fl, weights)
+        deck = np.empty(DECK, np.int8)
+        moves = np.empty((MAX_MOVES, MOVE_COLS), np.int64)
+        for j in range(sizes[c]):
+            fresh_deck(deck)
+            shuffle_steps(deck, 0, DECK - 1, deal_state(keys[c], j), NO_SPARE, 0)
+            ints[I_REC_ON] = 1
+            ints[I_NREC] = 0
+            ints[I_XRNG] = i64(deal_state(keys[c] ^ np.uint64(0x6E657572616C), j))
+            play_hand(deck, P, choupai_win, policies, keys[c], j, moves, out[c, j], S)
+            n = ints[I_NREC]
+            nrec[c, j] = n
+            for r in range(n):
+                rec_seat[c, j, r] = i64(fl[FL_REC_SEAT + r])
+                for i in range(N_IN):
+                    xrec[c, j, r, i] = fl[FL_XREC + r * N_IN + i]
         ints[I_REC_ON] = 0
