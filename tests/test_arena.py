@@ -135,7 +135,8 @@ def test_result_does_not_depend_on_threads():
 
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError,
-                       match="challenger must be one of greedy, learned, lookahead, oracle, random, rollout"):
+                       match="challenger must be one of greedy, learned, lookahead, neural, oracle, random, "
+                             "rollout"):
         zs.arena("guangxi-81", "mcts", "greedy", 10)
     with pytest.raises(ValueError, match="rollout worlds k must be an integer in 1..4096"):
         zs.arena("guangxi-81", "rollout", "greedy", 10, rollout_k=0)

@@ -70,7 +70,7 @@ def question_values(v, questions: list[Question], worlds: int, policy: int, seed
     pol = np.full(len(hand), policy, np.int64)
     blocks = 4 * max(1, _threads())
     kr.playout_batch(hand, val, k, pol, decks, keys, js, v.params, fz, snaps, rows,
-                     min(blocks, len(hand)), weights_for(v, [policy]))
+                     min(blocks, len(hand)), weights_for(v, [policy] * v.layout.players))
     pay = settle_outcomes(v, rows, cache if cache is not None else OutcomeCache(v))[0]
     seat = fz[hand, kp.FZ_SEAT]
     mine = pay[np.arange(len(hand)), seat]

@@ -21,6 +21,8 @@ def cmd_train(a: argparse.Namespace) -> int:
     v = B.load(a, a.variant)
     if a.bot == "neural":
         return _neural(a, v)
+    if a.eps != NEURAL_EPS or a.epochs != NEURAL_EPOCHS:
+        raise CliError("--eps and --epochs are the neural bot's: give --bot neural")
     if a.hands is None:
         a.hands = DEFAULT_HANDS
     at_least_one(a.hands, "--hands")
@@ -181,8 +183,8 @@ def add_train(sub, doc) -> None:
                    help="--bot neural: passes of the fit over each round's rows (default: "
                    "%(default)s)")
     q.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, metavar="R",
-                   help="rounds at most; training stops at the first without a measurable "
-                   "gain (default: %(default)s)")
+                   help="rounds at most; learned stops at the first without a measurable "
+                   "gain, neural plays them all and keeps the best (default: %(default)s)")
     q.add_argument("--arena-decks", type=int, default=DEFAULT_ARENA_DECKS, metavar="N",
                    help="duplicate decks each new fit plays against the old (default: "
                    "%(default)s)")

@@ -24,7 +24,7 @@ def play_chunks(v, keys: np.ndarray, sizes: np.ndarray, codes: np.ndarray, out: 
     ``kernels.play.play_chunks`` unless a seat searches (``play.registry.SEARCH_POLICIES``),
     then ``play_rollout``; ``external`` ({seat: ``play.external.BatchPolicy``}, the codes of
     those seats from ``play.external.lineup``): ``play.external.play_external``.
-    ``weights``: each seat's learned weights (float64[MAX_SEATS, N_FEAT]); None: the
+    ``weights``: each seat's learned weights (float64[MAX_SEATS, W_COLS]: learned weights and networks); None: the
     variant's (``play.learned.weights_for``)."""
     codes = np.asarray(codes, np.int64)
     if external:

@@ -175,13 +175,20 @@ def model(v) -> Model:
     if key is not None and key != v.key:
         raise ValueError(f"model file {q} is for variant {key!r}, not {v.key!r}")
     if rules is not None and rules != v.rules_hash:
-        from zipai_sim.play.learned import _base_of
-
-        if rules != _base_of(v.key)[0]:
+        if rules != _base_rules(v.key):
             raise ValueError(f"model file {q} was trained under other rules of {v.key} (rules "
                              f"hash {rules}, this variant's is {v.rules_hash}): train it again "
                              f"with `zipai-sim train --bot neural`")
     return m
+
+
+@lru_cache(maxsize=None)
+def _base_rules(key: str) -> str | None:
+    """The rules hash of the shipped rule set ``key`` (None: none shipped): a variant made by knob
+    overrides keeps its base's model, as it keeps its base's learned weights."""
+    from zipai_sim.game.variants import list_variants, load_variant
+
+    return load_variant(key).rules_hash if key in list_variants() else None
 
 
 class using:

@@ -41,7 +41,7 @@ DEFAULT_ROUNDS = 4
 DEFAULT_ARENA_DECKS = 4_000
 DEFAULT_EPS = 0.05
 DEFAULT_EPOCHS = 2
-CHUNK = 256  # hands a chunk (≈ 20 rows a hand of N_IN float32: ≈ 7 MB)
+CHUNK = 256  # hands a chunk (≈ 17 rows a hand, all seats, of N_IN float32: ≈ 6 MB)
 HOLD = 8  # every HOLD-th chunk is held out
 BATCH = 1024  # rows a gradient step
 LR = 1e-3
@@ -94,7 +94,9 @@ def selfplay_rows(v, m: Model, seed: int, hands: int, eps: float, progress, desc
             hs.append(np.full(len(ys[-1]), (first + c) % HOLD == HOLD - 1))
         return np.concatenate(xs), np.concatenate(ys), np.concatenate(hs)
 
-    got = run_batches(hands, CHUNK, 2, work, lambda s, x: s + [x], [], unit="hand", desc=desc,
+    import numba
+
+    got = run_batches(hands, CHUNK, 2 * numba.get_num_threads(), work, lambda s, x: s + [x], [], unit="hand", desc=desc,
                       progress=progress, kernels=(record_net_chunks,))
     parts = got.state
     if not parts:
@@ -268,12 +270,15 @@ def train_neural(variant, hands: int = DEFAULT_HANDS, rounds: int = DEFAULT_ROUN
             break
         if r == 1:
             m.ys = np.float32(max(float(np.std(y)), 1e-3))
-        train_x, train_y = x[~held], y[~held]
-        say(f"round {r}: fitting {len(train_y):,} rows ({epochs} epochs, Adam)")
+        say(f"round {r}: fitting {int((~held).sum()):,} rows ({epochs} epochs, Adam)")
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(r, 3)))
-        new = fit(m, train_x, train_y, epochs, rng)
-        l0, l1 = loss(m, x[held], y[held]), loss(new, x[held], y[held])
-        del x, train_x
+        try:
+            new = fit(m, x[~held], y[~held], epochs, rng)
+            l0, l1 = loss(m, x[held], y[held]), loss(new, x[held], y[held])
+        except KeyboardInterrupt:  # the rounds finished stay (the CLI writes the best)
+            res.partial = True
+            break
+        del x
         say(f"round {r}: held-out loss {l0:.3f} → {l1:.3f}; arena against learned, "
             f"{arena_decks:,} decks")
         got = versus_learned(v, new, round_seed(seed, r, 1), arena_decks, progress)

@@ -235,8 +235,9 @@ MEMO_ROWS = MEMO_JM + 5
 FL_WAITS = 20
 FL_T0 = 24
 FL_T1 = FL_T0 + 81
-# the learned bot (``kernels.play.learned``): each seat's weights (set by the driver, ``N_FEAT``
-# a seat from ``FL_W + s · N_FEAT``), one rest hand's features, then the training record:
+# the learned bot (``kernels.play.learned``): each seat's weights row (set by the driver,
+# ``W_COLS`` a seat from ``FL_W + s · W_COLS``: learned's ``N_FEAT`` linear weights, then a
+# neural seat's network), one rest hand's features, then the training record:
 # ``MAX_REC`` feature rows and the seat of each
 N_FEAT = 18
 # the neural bot's network (``kernels.play.neural``): a seat's context of its decision (what it

@@ -236,14 +236,15 @@ def _lay(fl, full, left, c):
 
 
 @njit(cache=True, _nrt=False)
-def _note_claim(P, memo, full, left, bit, th, fo, U, utot, stock, fl, ints, s, c, took):
-    """A neural seat's training row of its claim answer: the rest hand after the claim and its
-    best discard (``bit``) when it ``took`` it, else the hand as it is."""
+def _note_claim(P, memo, full, left, bit, th, gain, fo, U, utot, stock, fl, ints, s, c, took):
+    """A neural seat's training row of its claim answer: the rest hand after the claim (its
+    groups' 胡息 ``gain`` added to the table's ``th``) and its best discard (``bit``) when it
+    ``took`` it, else the hand as it is."""
     if ints[I_REC_ON] != 1:
         return
     if took:
         _lay(fl, full, left, c)
-        rest_value(P, memo, left - bit, th, fo, U, utot, stock, fl, s)
+        rest_value(P, memo, left - bit, th + gain, fo, U, utot, stock, fl, s)
     else:
         for k in range(20):
             fl[FL_LAID + k] = 0.0
@@ -270,7 +271,7 @@ def learned_peng(P, hands, marks, melds, ints, tmp, fl, memo, s, c):
         x = neural.explore(fl, ints, s, i64(2))
         if x >= 0:
             yes = x == 1
-        _note_claim(P, memo, full, left, bit, th + gain, fo, U, utot, stock, fl, ints, s, c,
+        _note_claim(P, memo, full, left, bit, th, gain, fo, U, utot, stock, fl, ints, s, c,
                     yes and bit != 0)
     return yes
 
@@ -302,11 +303,11 @@ def learned_chi(P, hands, marks, melds, ints, tmp, fl, memo, cs, s, c, nopt):
                 left, gain = chi_left(P, full, cs, c, pick)
                 _lay(fl, full, left, c)
                 _, bit = _best_after(P, memo, left, th + gain, fo, U, utot, stock, fl, s)
-                _note_claim(P, memo, full, left, bit, th + gain, fo, U, utot, stock, fl, ints,
+                _note_claim(P, memo, full, left, bit, th, gain, fo, U, utot, stock, fl, ints,
                             s, c, bit != 0)
             else:
-                _note_claim(P, memo, full, full, i64(0), th, fo, U, utot, stock, fl, ints, s,
-                            c, False)
+                _note_claim(P, memo, full, full, i64(0), th, i64(0), fo, U, utot, stock, fl,
+                            ints, s, c, False)
     return pick
 
 

@@ -101,7 +101,7 @@ def deal_line(deck, P) -> str:
 def play_one(variant, deck, policies, key: int = 0, j: int = 0, scratch=None, weights=None):
     """Play one dealt deck with ``variant`` (a ``Variant``); ``policies``: one int per seat
     (POL_RANDOM / POL_GREEDY / POL_LOOKAHEAD / POL_STUDY / POL_LEARNED); ``weights``: the
-    seats' (float64[MAX_SEATS, N_FEAT], ``play.learned.weights_for``; zeros when None). Returns
+    seats' (float64[MAX_SEATS, W_COLS] or [MAX_SEATS, N_FEAT], ``play.learned.weights_for``; zeros when None). Returns
     ``(moves int64[n, MOVE_COLS], out int64[N_OUT])``."""
     S = new_scratch() if scratch is None else scratch
     put_weights(S[9], np.zeros((MAX_SEATS, N_FEAT)) if weights is None else np.ascontiguousarray(

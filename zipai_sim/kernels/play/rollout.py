@@ -142,7 +142,7 @@ def replay_batch(decks, keys, js, P, choupai_win, policies, answers, n_answers, 
     the state at the start of its turn-loop step. ``blocks``: prange iterations (any number
     gives the same results). ``ask_hu`` 1: a win on offer is a question too (``I_ASK_HU``, the
     hand analysis); the bots pass 0. ``weights``: each seat's learned weights
-    (float64[MAX_SEATS, N_FEAT], ``kernels.play.learned``)."""
+    (float64[MAX_SEATS, W_COLS] or [MAX_SEATS, N_FEAT], ``kernels.play.learned``)."""
     n = keys.shape[0]
     sh, sm, sd, si, sr = snaps
     for b in prange(blocks):

@@ -85,7 +85,7 @@ def search_batch(task_hand, task_val, task_k, codes, decks, keys, js, P, fz, sna
     """Play task ``t``: candidate ``task_val[t]`` of hand ``task_hand[t]``'s frozen question
     (``rollout.replay_batch``'s ``fz``, ``snaps``) in world ``task_k[t]`` (an oracle world when
     the asking seat's code in ``codes`` is ``POL_ORACLE``), every seat then playing learned with
-    the asking seat's weights (``weights[r]``, float64[MAX_SEATS, N_FEAT]) until the hand ends
+    the asking seat's weights (``weights[r]``, float64[MAX_SEATS, W_COLS] or [MAX_SEATS, N_FEAT]) until the hand ends
     (``out[t]``, ``cut_hit[t] = 0``) or the world is cut ``cut`` draws on (``cut_hit[t] = 1``,
     ``est[t]`` the asking seat's cut value by ``vweights``: float64[N_FEAT])."""
     n = task_hand.shape[0]
@@ -103,12 +103,15 @@ def search_batch(task_hand, task_val, task_k, codes, decks, keys, js, P, fz, sna
         pool = np.zeros(20, np.int64)
         cards = np.zeros(DECK, np.int64)
         pols = np.full(MAX_SEATS, POL_LEARNED, np.int64)
+        last = i64(-1)
         for t in range(b * n // blocks, (b + 1) * n // blocks):
             i = task_hand[t]
             r = fz[i, FZ_SEAT]
-            for s in range(MAX_SEATS):
-                for q in range(W_COLS):
-                    fl[FL_W + s * W_COLS + q] = weights[r, q] if q < weights.shape[1] else 0.0
+            if r != last:  # a row is 22,870 floats: copied when the asking seat changes
+                last = r
+                for s in range(MAX_SEATS):
+                    for q in range(W_COLS):
+                        fl[FL_W + s * W_COLS + q] = weights[r, q] if q < weights.shape[1] else 0.0
             for q in range(DECK):
                 deck[q] = decks[i, q]
             oracle = i64(1) if codes[r] == POL_ORACLE else i64(0)

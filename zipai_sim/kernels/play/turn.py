@@ -240,7 +240,7 @@ def play_chunks(keys, sizes, P, choupai_win, policies, out, weights):
     is ``reference.shuffled_deck(keys[c], j)``, seat ``s``'s policy stream keyed
     ``keys[c] ^ POLICY_SALT ^ (s << 48)``.
     keys: uint64[m]; sizes: int64[m]; out: int64[m, ≥ max(sizes), N_OUT] (row j of chunk c);
-    weights: float64[MAX_SEATS, N_FEAT], each learned seat's (``kernels.play.learned``)."""
+    weights: float64[MAX_SEATS, N_FEAT or W_COLS], each seat's weights row (``kernels.play.learned``)."""
     for c in prange(keys.shape[0]):
         S = make_scratch()
         put_weights(S[9], weights)
