@@ -99,6 +99,10 @@ class LearnedPolicy(StudyPolicy):
                 pick, top, tsh = k, v, sh
         return pick
 
+    def laying(self, hand: list[int], left: list[int], card: int) -> None:
+        """Called before a claim's answers are valued: the claim of ``card`` takes ``hand`` to
+        ``left``. Nothing here; the neural twin notes the cards it lays."""
+
     def peng(self, game, seat: int, card: int) -> bool:
         pl = game.players[seat]
         th, fo = pl.table_huxi(), pl.fours()
@@ -106,6 +110,7 @@ class LearnedPolicy(StudyPolicy):
         now = self.value(game, seat, pl.hand, th, fo, view)
         h = list(pl.hand)
         h[card] = 0
+        self.laying(pl.hand, h, card)
         return self.best_after(game, seat, h, th + game.pts("peng", card), fo, view) > now
 
     def chi(self, game, seat: int, card: int, options: list) -> int:
@@ -114,6 +119,7 @@ class LearnedPolicy(StudyPolicy):
         view = self.view(game, seat, card)
         best, pick = self.value(game, seat, pl.hand, th, fo, view), -1
         for i, (h, gain) in enumerate(self.chi_left(game, pl.hand, card, options)):
+            self.laying(pl.hand, h, card)
             v = self.best_after(game, seat, h, th + gain, fo, view)
             if v > best:
                 best, pick = v, i

@@ -123,28 +123,16 @@ class NeuralPolicy(LearnedPolicy):
         self._start(game, seat, 0, -1)
         return super().discard(game, seat, options)
 
+    def laying(self, hand: list[int], left: list[int], card: int) -> None:
+        """The cards a claim lays on the table (``hand`` less ``left``, and ``card``): the
+        answer's ``OX_LAID`` inputs."""
+        self._laid = np.array([hand[k] - left[k] for k in range(20)], np.float64)
+        self._laid[card] += 1.0
+
     def peng(self, game, seat: int, card: int) -> bool:
         self._start(game, seat, 1, card)
-        pl = game.players[seat]
-        th, fo = pl.table_huxi(), pl.fours()
-        view = self.view(game, seat, card)
-        now = self.value(game, seat, pl.hand, th, fo, view)
-        h = list(pl.hand)
-        h[card] = 0
-        self._laid = np.zeros(20)
-        self._laid[card] = 3.0
-        return self.best_after(game, seat, h, th + game.pts("peng", card), fo, view) > now
+        return super().peng(game, seat, card)
 
     def chi(self, game, seat: int, card: int, options: list) -> int:
         self._start(game, seat, 2, card)
-        pl = game.players[seat]
-        th, fo = pl.table_huxi(), pl.fours()
-        view = self.view(game, seat, card)
-        best, pick = self.value(game, seat, pl.hand, th, fo, view), -1
-        for i, (h, gain) in enumerate(self.chi_left(game, pl.hand, card, options)):
-            self._laid = np.array([pl.hand[k] - h[k] for k in range(20)], np.float64)
-            self._laid[card] += 1.0
-            v = self.best_after(game, seat, h, th + gain, fo, view)
-            if v > best:
-                best, pick = v, i
-        return pick
+        return super().chi(game, seat, card, options)

@@ -26,6 +26,7 @@ import numpy as np
 
 from zipai_sim.kernels import play as kp
 from zipai_sim.play import registry
+from zipai_sim.play.files import locate
 from zipai_sim.play.registry import names_text
 
 #: the environment variable naming a folder of weights files searched before the shipped ones
@@ -54,18 +55,11 @@ def find(key: str) -> Path:
     if that exists, else the shipped one. Raises ValueError when neither exists, or when
     ``ZIPAI_SIM_WEIGHTS`` names no folder (a typo would otherwise play the shipped weights
     without a word)."""
-    d = os.environ.get(ENV)
-    if d:
-        if not Path(d).is_dir():
-            raise ValueError(f"{ENV}={d} is not a folder: it names the folder of weights files "
-                             f"(KEY.json, from `zipai-sim train --out`) read before the shipped "
-                             f"ones; unset it to play the shipped weights")
-        q = Path(d) / f"{key}.json"
-        if q.is_file():
-            return q
-    q = shipped_path(key)
-    if q.is_file():
+    q = locate(ENV, f"{key}.json", shipped_path(key), "weights files (KEY.json, from "
+               "`zipai-sim train --out`)")
+    if q is not None:
         return q
+    d = os.environ.get(ENV)
     where = f" (nor in ${ENV}={d})" if d else ""
     raise ValueError(f"no learned weights for variant {key!r}{where}: the learned bot needs "
                      f"them; fit them with `zipai-sim train --variant {key} --out "

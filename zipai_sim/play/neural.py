@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from zipai_sim.kernels import play as kp
+from zipai_sim.play.files import locate
 
 #: the environment variable naming a folder of model files searched before the shipped ones
 ENV = "ZIPAI_SIM_MODELS"
@@ -137,18 +138,11 @@ def find(key: str) -> Path:
     """The model file the neural bot reads for variant ``key``: ``$ZIPAI_SIM_MODELS/KEY.npz``
     if that exists, else the shipped one. Raises ValueError when neither exists or when
     ``ZIPAI_SIM_MODELS`` names no folder."""
-    d = os.environ.get(ENV)
-    if d:
-        if not Path(d).is_dir():
-            raise ValueError(f"{ENV}={d} is not a folder: it names the folder of model files "
-                             f"(KEY.npz, from `zipai-sim train --bot neural --out`) read before "
-                             f"the shipped ones; unset it to play the shipped models")
-        q = Path(d) / f"{key}.npz"
-        if q.is_file():
-            return q
-    q = shipped_path(key)
-    if q.is_file():
+    q = locate(ENV, f"{key}.npz", shipped_path(key), "model files (KEY.npz, from `zipai-sim "
+               "train --bot neural --out`)")
+    if q is not None:
         return q
+    d = os.environ.get(ENV)
     where = f" (nor in ${ENV}={d})" if d else ""
     raise ValueError(f"no neural model for variant {key!r}{where}: the neural bot needs one; "
                      f"train it with `zipai-sim train --variant {key} --bot neural --out "
