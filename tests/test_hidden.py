@@ -292,7 +292,8 @@ def test_neural_decisions_ignore_hidden_cards(variant):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_neural_decisions_ignore_hidden_cards_large(variant):
-    asked = probe_hands(variant, 12, 3, seed=59, seatings=("neural",))
+    # 24 hands: the random test network wins rarely, and 12 长沙 hands offered it no 胡
+    asked = probe_hands(variant, 24, 3, seed=59, seatings=("neural",))
     assert all(asked.get(q, 0) > 0 for q in QUESTIONS)
 
 
